@@ -1,0 +1,30 @@
+#pragma once
+// What the three thin mains share: option parsing conventions, exit codes, threads.
+// Exit codes (DESIGN.md §2): 0 success, 2 usage/config error, 1 any other error; messages on
+// stderr start with "error:".
+
+#include <CLI/CLI.hpp>
+
+#include <cstdint>
+#include <functional>
+#include <string>
+
+namespace atento {
+
+constexpr int kExitOk = 0;
+constexpr int kExitFailure = 1;
+constexpr int kExitUsage = 2;
+
+/// Parses the command line. Returns -1 when the program should go on, otherwise the exit code
+/// (0 after --help; 2 after a usage error, reported as "error: …").
+int parse_command_line(CLI::App& app, int argc, char** argv);
+
+/// Runs `body` and maps exceptions to exit codes: ConfigError → 2, anything else → 1, each
+/// reported as one "error: …" line on stderr.
+int guarded_main(const std::function<int()>& body);
+
+/// Sets LibTorch's intra-op threads: 0 = every core (PLATFORM.md §2: it defaults to 1 here).
+/// Returns the number in use.
+int64_t set_threads(int64_t requested);
+
+}  // namespace atento

@@ -1,0 +1,384 @@
+#include "app/config.h"
+
+#include <cmath>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+#include <utility>
+
+namespace atento {
+namespace {
+
+using nlohmann::json;
+
+template <class E>
+using EnumNames = std::vector<std::pair<const char*, E>>;
+
+/// Reads one section of a JSON document into a typed struct. Every field is visited once by
+/// name; keys the visit never asked for are reported as unknown.
+class Reader {
+ public:
+  /// `overridden` holds the "section.key" names that came from --set: errors name that source.
+  Reader(const json& section, std::string section_name, std::string source,
+         const std::set<std::string>& overridden)
+      : section_(section),
+        name_(std::move(section_name)),
+        source_(std::move(source)),
+        overridden_(overridden) {
+    if (!section_.is_object()) fail("", "expected an object");
+  }
+
+  void operator()(const char* key, std::string& field) {
+    if (const json* v = find(key)) {
+      if (!v->is_string()) fail(key, "expected a string, got " + v->dump());
+      field = v->get<std::string>();
+    }
+  }
+  void operator()(const char* key, bool& field) {
+    if (const json* v = find(key)) {
+      if (!v->is_boolean()) fail(key, "expected true or false, got " + v->dump());
+      field = v->get<bool>();
+    }
+  }
+  void operator()(const char* key, int64_t& field) {
+    if (const json* v = find(key)) {
+      if (!v->is_number_integer()) fail(key, "expected an integer, got " + v->dump());
+      field = v->get<int64_t>();
+    }
+  }
+  void operator()(const char* key, uint64_t& field) {
+    if (const json* v = find(key)) {
+      if (!v->is_number_unsigned()) fail(key, "expected a non-negative integer, got " + v->dump());
+      field = v->get<uint64_t>();
+    }
+  }
+  void operator()(const char* key, double& field) {
+    if (const json* v = find(key)) {
+      if (!v->is_number()) fail(key, "expected a number, got " + v->dump());
+      field = v->get<double>();
+    }
+  }
+  template <class E>
+  void operator()(const char* key, E& field, const EnumNames<E>& names) {
+    if (const json* v = find(key)) {
+      std::string choices;
+      for (const auto& [text, value] : names) {
+        if (v->is_string() && v->get<std::string>() == text) {
+          field = value;
+          return;
+        }
+        choices += (choices.empty() ? "" : " | ") + std::string(text);
+      }
+      fail(key, "expected one of " + choices + ", got " + v->dump());
+    }
+  }
+
+  /// Throws for the first key that no field claimed.
+  void reject_unknown() const {
+    for (const auto& item : section_.items()) {
+      if (!seen_.count(item.key())) fail(item.key(), "unknown key");
+    }
+  }
+
+ private:
+  const json* find(const char* key) {
+    seen_.insert(key);
+    auto it = section_.find(key);
+    return it == section_.end() ? nullptr : &*it;
+  }
+  [[noreturn]] void fail(const std::string& key, const std::string& what) const {
+    std::string where = key.empty() ? name_ : name_ + "." + key;
+    throw ConfigError((overridden_.count(where) ? "--set" : source_) + ": " + where + ": " + what);
+  }
+
+  const json& section_;
+  std::string name_, source_;
+  const std::set<std::string>& overridden_;
+  std::set<std::string> seen_;
+};
+
+/// Writes one struct into a JSON object, visiting the same fields as Reader.
+class Writer {
+ public:
+  explicit Writer(json& out) : out_(out) {}
+  template <class T>
+  void operator()(const char* key, const T& field) {
+    out_[key] = field;
+  }
+  template <class E>
+  void operator()(const char* key, const E& field, const EnumNames<E>& names) {
+    for (const auto& [text, value] : names) {
+      if (value == field) out_[key] = text;
+    }
+  }
+
+ private:
+  json& out_;
+};
+
+const EnumNames<data::TokenizerKind> kTokenizerKinds = {
+    {"sentencepiece", data::TokenizerKind::kSentencePiece}, {"words", data::TokenizerKind::kWords}};
+const EnumNames<data::SubwordModel> kSubwordModels = {{"unigram", data::SubwordModel::kUnigram},
+                                                      {"bpe", data::SubwordModel::kBpe}};
+const EnumNames<model::Positions> kPositions = {{"learned", model::Positions::kLearned},
+                                                {"none", model::Positions::kNone}};
+const EnumNames<model::Norm> kNorms = {{"post", model::Norm::kPost}, {"pre", model::Norm::kPre}};
+const EnumNames<OptimizerKind> kOptimizers = {{"adam", OptimizerKind::kAdam},
+                                              {"adamw", OptimizerKind::kAdamW},
+                                              {"rmsprop", OptimizerKind::kRmsprop}};
+const EnumNames<LrSchedule> kSchedules = {{"constant", LrSchedule::kConstant},
+                                          {"inverse_sqrt", LrSchedule::kInverseSqrt}};
+const EnumNames<BestMetric> kBestMetrics = {{"next_word_accuracy", BestMetric::kAccuracy},
+                                            {"loss", BestMetric::kLoss}};
+
+// The single list of fields per section: both reading and writing go through these.
+template <class V, class C>
+void visit(V& v, C& o, const data::CorpusOptions*) {
+  v("corpus", o.corpus);
+  v("train_file", o.train_file);
+  v("valid_file", o.valid_file);
+  v("test_file", o.test_file);
+  v("valid_fraction", o.valid_fraction);
+  v("test_fraction", o.test_fraction);
+  v("seed", o.seed);
+  v("strict", o.strict);
+  v("max_chars", o.max_chars);
+}
+template <class V, class C>
+void visit(V& v, C& o, const data::TokenizerOptions*) {
+  v("kind", o.kind, kTokenizerKinds);
+  v("vocab_size", o.vocab_size);
+  v("subword_model", o.subword_model, kSubwordModels);
+  v("shared", o.shared);
+  v("character_coverage", o.character_coverage);
+  v("src_len", o.src_len);
+  v("tgt_len", o.tgt_len);
+}
+template <class V, class C>
+void visit(V& v, C& o, const model::ModelOptions*) {
+  v("src_vocab", o.src_vocab);
+  v("tgt_vocab", o.tgt_vocab);
+  v("d_model", o.d_model);
+  v("n_heads", o.n_heads);
+  v("head_dim", o.head_dim);
+  v("d_ff", o.d_ff);
+  v("encoder_layers", o.encoder_layers);
+  v("decoder_layers", o.decoder_layers);
+  v("dropout", o.dropout);
+  v("output_dropout", o.output_dropout);
+  v("positions", o.positions, kPositions);
+  v("max_len", o.max_len);
+  v("tie_embeddings", o.tie_embeddings);
+  v("norm", o.norm, kNorms);
+  v("device", o.device);
+}
+template <class V, class C>
+void visit(V& v, C& o, const TrainOptions*) {
+  v("optimizer", o.optimizer, kOptimizers);
+  v("lr", o.lr);
+  v("beta1", o.beta1);
+  v("beta2", o.beta2);
+  v("rho", o.rho);
+  v("eps", o.eps);
+  v("weight_decay", o.weight_decay);
+  v("schedule", o.schedule, kSchedules);
+  v("warmup_steps", o.warmup_steps);
+  v("label_smoothing", o.label_smoothing);
+  v("clip_norm", o.clip_norm);
+  v("batch_size", o.batch_size);
+  v("batch_tokens", o.batch_tokens);
+  v("accumulate", o.accumulate);
+  v("max_epochs", o.max_epochs);
+  v("max_steps", o.max_steps);
+  v("time_budget_minutes", o.time_budget_minutes);
+  v("eval_every_steps", o.eval_every_steps);
+  v("valid_subset", o.valid_subset);
+  v("best_metric", o.best_metric, kBestMetrics);
+  v("patience", o.patience);
+  v("log_every_steps", o.log_every_steps);
+  v("threads", o.threads);
+  v("seed", o.seed);
+}
+template <class V, class C>
+void visit(V& v, C& o, const TranslateOptions*) {
+  v("beam", o.beam);
+  v("length_penalty", o.length_penalty);
+  v("n_best", o.n_best);
+  v("max_len_ratio", o.max_len_ratio);
+  v("max_len_extra", o.max_len_extra);
+  v("batch_size", o.batch_size);
+  v("use_cache", o.use_cache);
+  v("threads", o.threads);
+}
+
+/// Calls f(section name, section struct) for every section of the configuration.
+template <class C, class F>
+void for_each_section(C& config, F&& f) {
+  f("data", config.data);
+  f("tokenizer", config.tokenizer);
+  f("model", config.model);
+  f("train", config.train);
+  f("translate", config.translate);
+}
+
+/// "section.key=value" → (section, key, JSON value). A value that does not parse as JSON is
+/// taken as a string, so `--set data.corpus=runs/x.tsv` needs no quotes.
+std::tuple<std::string, std::string, json> parse_override(const std::string& text) {
+  auto eq = text.find('=');
+  auto dot = text.find('.');
+  if (eq == std::string::npos || dot == std::string::npos || dot > eq || dot == 0 ||
+      dot + 1 == eq) {
+    throw ConfigError("--set " + text + ": expected section.key=value");
+  }
+  std::string raw = text.substr(eq + 1);
+  json value = json::parse(raw, nullptr, /*allow_exceptions=*/false);
+  if (value.is_discarded()) value = raw;
+  return {text.substr(0, dot), text.substr(dot + 1, eq - dot - 1), value};
+}
+
+}  // namespace
+
+Config config_from_json(const json& doc, const std::string& source,
+                        const std::vector<std::string>& overrides) {
+  if (!doc.is_object()) throw ConfigError(source + ": expected a JSON object at the top level");
+  json merged = doc;
+  std::set<std::string> sections;
+  Config config;
+  for_each_section(config, [&](const char* name, auto&) { sections.insert(name); });
+  for (const auto& [name, unused] : doc.items()) {
+    if (!sections.count(name)) throw ConfigError(source + ": " + name + ": unknown section");
+  }
+  // Overrides are applied to the document, then read with the same typed reader, so a
+  // wrong type in --set is reported like one in the file (naming --set as the source).
+  std::set<std::string> overridden;
+  for (const auto& text : overrides) {
+    auto [section, key, value] = parse_override(text);
+    if (!sections.count(section)) throw ConfigError("--set " + text + ": unknown section");
+    merged[section][key] = value;
+    overridden.insert(section + "." + key);
+  }
+  for_each_section(config, [&](const char* name, auto& options) {
+    auto it = merged.find(name);
+    if (it == merged.end()) return;
+    Reader reader(*it, name, source, overridden);
+    using Options = std::remove_reference_t<decltype(options)>;
+    visit(reader, options, static_cast<const Options*>(nullptr));
+    reader.reject_unknown();
+  });
+  validate(config);
+  return config;
+}
+
+Config load_config(const std::string& path, const std::vector<std::string>& overrides) {
+  std::ifstream in(path);
+  if (!in) throw ConfigError(path + ": cannot open configuration file");
+  json doc;
+  try {
+    doc = json::parse(in, nullptr, /*allow_exceptions=*/true, /*ignore_comments=*/true);
+  } catch (const json::parse_error& e) {
+    throw ConfigError(path + ": invalid JSON: " + e.what());
+  }
+  return config_from_json(doc, path, overrides);
+}
+
+json config_to_json(const Config& config) {
+  json out = json::object();
+  for_each_section(config, [&](const char* name, const auto& options) {
+    json section = json::object();
+    Writer writer(section);
+    using Options = std::remove_cv_t<std::remove_reference_t<decltype(options)>>;
+    visit(writer, options, static_cast<const Options*>(nullptr));
+    out[name] = section;
+  });
+  return out;
+}
+
+namespace {
+
+void check(bool ok, const std::string& key, const std::string& rule) {
+  if (!ok) throw ConfigError("configuration: " + key + ": " + rule);
+}
+
+}  // namespace
+
+void validate(const Config& c) {
+  const auto& d = c.data;
+  check(d.valid_fraction >= 0 && d.valid_fraction < 1, "data.valid_fraction", "must be in [0, 1)");
+  check(d.test_fraction >= 0 && d.test_fraction < 1, "data.test_fraction", "must be in [0, 1)");
+  check(d.valid_fraction + d.test_fraction < 1, "data.test_fraction",
+        "valid_fraction + test_fraction must be below 1");
+  check(d.max_chars > 0, "data.max_chars", "must be positive");
+
+  const auto& t = c.tokenizer;
+  check(t.vocab_size >= 8, "tokenizer.vocab_size", "must be at least 8");
+  check(t.character_coverage > 0 && t.character_coverage <= 1, "tokenizer.character_coverage",
+        "must be in (0, 1]");
+  check(t.src_len >= 1, "tokenizer.src_len", "must be positive");
+  check(t.tgt_len >= 2, "tokenizer.tgt_len", "must be at least 2 ([start] and [end])");
+
+  const auto& m = c.model;
+  check(m.src_vocab >= 4, "model.src_vocab", "must be at least 4");
+  check(m.tgt_vocab >= 4, "model.tgt_vocab", "must be at least 4");
+  check(m.d_model >= 1, "model.d_model", "must be positive");
+  check(m.n_heads >= 1, "model.n_heads", "must be positive");
+  check(m.head_dim >= 1, "model.head_dim", "must be positive");
+  check(m.d_ff >= 1, "model.d_ff", "must be positive");
+  check(m.encoder_layers >= 1, "model.encoder_layers", "must be positive");
+  check(m.decoder_layers >= 1, "model.decoder_layers", "must be positive");
+  check(m.dropout >= 0 && m.dropout < 1, "model.dropout", "must be in [0, 1)");
+  check(m.output_dropout >= 0 && m.output_dropout < 1, "model.output_dropout",
+        "must be in [0, 1)");
+  check(m.max_len >= t.src_len, "model.max_len",
+        "must cover tokenizer.src_len (" + std::to_string(t.src_len) + ")");
+  check(m.max_len >= t.tgt_len - 1, "model.max_len",
+        "must cover tokenizer.tgt_len - 1 (" + std::to_string(t.tgt_len - 1) + ")");
+  check(!m.device.empty(), "model.device", "must name a device such as cpu or cuda");
+
+  const auto& r = c.train;
+  check(r.lr > 0 && std::isfinite(r.lr), "train.lr", "must be positive");
+  check(r.beta1 >= 0 && r.beta1 < 1, "train.beta1", "must be in [0, 1)");
+  check(r.beta2 >= 0 && r.beta2 < 1, "train.beta2", "must be in [0, 1)");
+  check(r.rho >= 0 && r.rho < 1, "train.rho", "must be in [0, 1)");
+  check(r.eps > 0, "train.eps", "must be positive");
+  check(r.weight_decay >= 0, "train.weight_decay", "must not be negative");
+  check(r.warmup_steps >= 0, "train.warmup_steps", "must not be negative");
+  check(r.label_smoothing >= 0 && r.label_smoothing < 1, "train.label_smoothing",
+        "must be in [0, 1)");
+  check(r.clip_norm >= 0, "train.clip_norm", "must not be negative");
+  check(r.batch_size >= 0, "train.batch_size", "must not be negative");
+  check(r.batch_size > 0 || r.batch_tokens > 0, "train.batch_tokens",
+        "must be positive when train.batch_size is 0");
+  check(r.accumulate >= 1, "train.accumulate", "must be at least 1");
+  check(r.max_epochs >= 0, "train.max_epochs", "must not be negative");
+  check(r.max_steps >= 0, "train.max_steps", "must not be negative");
+  check(r.time_budget_minutes >= 0, "train.time_budget_minutes", "must not be negative");
+  check(r.max_epochs > 0 || r.max_steps > 0 || r.time_budget_minutes > 0, "train.max_epochs",
+        "set at least one of max_epochs, max_steps, time_budget_minutes");
+  check(r.eval_every_steps >= 0, "train.eval_every_steps", "must not be negative");
+  check(r.valid_subset >= 0, "train.valid_subset", "must not be negative");
+  check(r.patience >= 0, "train.patience", "must not be negative");
+  check(r.log_every_steps >= 1, "train.log_every_steps", "must be positive");
+  check(r.threads >= 0, "train.threads", "must not be negative (0 = all cores)");
+
+  const auto& s = c.translate;
+  check(s.beam >= 1, "translate.beam", "must be at least 1");
+  check(s.n_best >= 1 && s.n_best <= s.beam, "translate.n_best", "must be in [1, beam]");
+  check(s.length_penalty >= 0, "translate.length_penalty", "must not be negative");
+  check(s.max_len_ratio > 0, "translate.max_len_ratio", "must be positive");
+  check(s.max_len_extra >= 0, "translate.max_len_extra", "must not be negative");
+  check(s.batch_size >= 1, "translate.batch_size", "must be positive");
+  check(s.threads >= 0, "translate.threads", "must not be negative (0 = all cores)");
+}
+
+void require_section(const std::vector<std::string>& overrides, const std::string& section) {
+  for (const auto& text : overrides) {
+    auto [name, key, value] = parse_override(text);
+    if (name != section) {
+      throw ConfigError("--set " + text + ": only " + section +
+                        ".* settings can be changed here; the rest comes from the trained model");
+    }
+  }
+}
+
+}  // namespace atento

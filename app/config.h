@@ -1,0 +1,125 @@
+#pragma once
+// One JSON configuration shared by atento-train, atento-translate and atento-eval.
+// Precedence (lowest to highest, as marian's config_parser writes it down):
+//   1. defaults in the struct initialisers below and in data/options.h, model/options.h
+//   2. the JSON file given with --config (or the model directory's config.json)
+//   3. --set section.key=value overrides, in command-line order
+//   4. one validate() over the result
+// Unknown sections/keys and wrong types are errors naming the key.
+
+#include <nlohmann/json_fwd.hpp>
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "data/options.h"
+#include "model/options.h"
+
+namespace atento {
+
+/// A bad configuration or command line: exit code 2.
+class ConfigError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+enum class OptimizerKind { kAdam, kAdamW, kRmsprop };
+enum class LrSchedule { kConstant, kInverseSqrt };
+enum class BestMetric { kAccuracy, kLoss };
+
+struct TrainOptions {
+  /// adam | adamw | rmsprop (Keras defaults for the book: lr 1e-3, rho 0.9, eps 1e-7).
+  OptimizerKind optimizer = OptimizerKind::kAdam;
+  /// Peak learning rate.
+  double lr = 7e-4;
+  /// Adam β1, β2 (RMSprop ignores them).
+  double beta1 = 0.9;
+  double beta2 = 0.98;
+  /// RMSprop's decay of the squared-gradient average (Keras: rho).
+  double rho = 0.9;
+  /// Numerical epsilon of the optimiser.
+  double eps = 1e-9;
+  /// Decoupled weight decay (adamw) or L2 (adam, rmsprop).
+  double weight_decay = 0.0;
+  /// constant | inverse_sqrt (linear warm-up, then lr·sqrt(warmup/step)).
+  LrSchedule schedule = LrSchedule::kInverseSqrt;
+  /// Steps of linear warm-up (both schedules; 0 = none).
+  int64_t warmup_steps = 1000;
+  /// Label smoothing of the cross-entropy (0 = none).
+  double label_smoothing = 0.1;
+  /// Global gradient-norm clipping (0 = none).
+  double clip_norm = 1.0;
+  /// Sentences per batch; 0 = batch by `batch_tokens`.
+  int64_t batch_size = 0;
+  /// Token budget per batch (padded), when batch_size is 0.
+  int64_t batch_tokens = 4096;
+  /// Batches whose gradients are summed before one optimiser step.
+  int64_t accumulate = 1;
+  /// Stop after this many epochs (0 = no limit).
+  int64_t max_epochs = 20;
+  /// Stop at this optimiser step (0 = no limit). Absolute: a resumed run continues up to it.
+  int64_t max_steps = 0;
+  /// Stop after this much training wall-clock time, summed over resumed runs (0 = no limit).
+  double time_budget_minutes = 0.0;
+  /// Validate every this many steps (0 = only at epoch ends).
+  int64_t eval_every_steps = 500;
+  /// Validate on the first N validation pairs only (0 = all).
+  int64_t valid_subset = 0;
+  /// next_word_accuracy | loss: which validation figure picks the best checkpoint.
+  BestMetric best_metric = BestMetric::kAccuracy;
+  /// Stop after this many validations without improvement (0 = never).
+  int64_t patience = 5;
+  /// Log a training line every this many steps.
+  int64_t log_every_steps = 100;
+  /// Intra-op threads (0 = all cores; PLATFORM.md §2: LibTorch defaults to 1 here).
+  int64_t threads = 0;
+  /// Seed of initialisation, dropout and batch order.
+  uint64_t seed = 1337;
+};
+
+struct TranslateOptions {
+  /// Beam width (1 = greedy).
+  int64_t beam = 4;
+  /// Length normalisation: score / length^alpha.
+  double length_penalty = 0.6;
+  /// Hypotheses printed per sentence (rank<TAB>score<TAB>text when > 1).
+  int64_t n_best = 1;
+  /// Longest output: min(model max length, ratio × source length + extra).
+  double max_len_ratio = 1.5;
+  int64_t max_len_extra = 5;
+  /// Sentences per decoding batch (sorted by length).
+  int64_t batch_size = 64;
+  /// Reuse the decoder's keys and values between steps (false = recompute the prefix).
+  bool use_cache = true;
+  /// Intra-op threads (0 = all cores).
+  int64_t threads = 0;
+};
+
+struct Config {
+  data::CorpusOptions data;
+  data::TokenizerOptions tokenizer;
+  model::ModelOptions model;
+  TrainOptions train;
+  TranslateOptions translate;
+};
+
+/// Defaults ← JSON file `path` ← `overrides` ("section.key=value") → validate().
+Config load_config(const std::string& path, const std::vector<std::string>& overrides);
+
+/// Defaults ← `doc` (from `source`, named in errors) ← overrides → validate().
+Config config_from_json(const nlohmann::json& doc, const std::string& source,
+                        const std::vector<std::string>& overrides);
+
+/// Every field, as the JSON the trainer writes into the model directory.
+nlohmann::json config_to_json(const Config& config);
+
+/// Checks ranges and cross-field rules; throws ConfigError naming the key.
+void validate(const Config& config);
+
+/// Throws ConfigError unless every override names a key of `section` (run-time overrides
+/// of a trained model may change search settings, never the architecture).
+void require_section(const std::vector<std::string>& overrides, const std::string& section);
+
+}  // namespace atento

@@ -1,0 +1,168 @@
+#include "app/evaluator.h"
+
+#include <torch/torch.h>
+
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+
+#include "app/cli.h"
+#include "app/files.h"
+#include "app/metrics.h"
+#include "app/model_dir.h"
+#include "app/teacher_forcing.h"
+#include "app/translator.h"
+#include "data/corpus.h"
+
+namespace atento {
+namespace {
+
+using nlohmann::json;
+
+/// Figures of one set of pairs.
+struct EvalFigures {
+  TeacherForcedTotals teacher_forced;
+  int64_t pairs = 0;
+  int64_t sources = 0;  ///< distinct English sentences (each translated once)
+  double bleu = NAN;
+  double chrf = NAN;
+};
+
+json to_json(const EvalFigures& f) {
+  auto number = [](double x) { return std::isnan(x) ? json(nullptr) : json(x); };
+  return {{"pairs", f.pairs},
+          {"sources", f.sources},
+          {"target_tokens", f.teacher_forced.tokens},
+          {"next_word_accuracy", f.teacher_forced.accuracy()},
+          {"loss", f.teacher_forced.loss()},
+          {"perplexity", std::exp(f.teacher_forced.loss())},
+          {"bleu", number(f.bleu)},
+          {"chrf", number(f.chrf)}};
+}
+
+/// Translations are made once per distinct English source; every Spanish side sharing that
+/// source is one of its references (DESIGN.md §2).
+EvalFigures evaluate_pairs(TrainedModel& trained, const std::vector<data::Pair>& pairs,
+                           const std::map<std::string, std::string>& translations,
+                           int64_t batch_tokens) {
+  EvalFigures f;
+  f.pairs = static_cast<int64_t>(pairs.size());
+  if (pairs.empty()) return f;
+  f.teacher_forced = evaluate_teacher_forced(trained.model, encode_pairs(*trained.vocab, pairs),
+                                             batch_tokens, trained.device);
+  if (translations.empty()) return f;
+  std::vector<std::string> order;
+  std::map<std::string, std::vector<std::string>> refs;
+  for (const auto& p : pairs) {
+    if (!refs.count(p.src)) order.push_back(p.src);
+    refs[p.src].push_back(p.tgt);
+  }
+  std::vector<std::string> hyps;
+  std::vector<std::vector<std::string>> refsets;
+  for (const auto& src : order) {
+    hyps.push_back(translations.at(src));
+    refsets.push_back(refs[src]);
+  }
+  f.sources = static_cast<int64_t>(order.size());
+  f.bleu = corpus_bleu(hyps, refsets).score;
+  f.chrf = corpus_chrf(hyps, refsets);
+  return f;
+}
+
+void print_table(const std::string& name, const EvalFigures& f) {
+  std::printf("%-22s pairs %6lld  next-word acc %6.2f%%  loss %.4f  ppl %8.2f", name.c_str(),
+              static_cast<long long>(f.pairs), 100.0 * f.teacher_forced.accuracy(),
+              f.teacher_forced.loss(), std::exp(f.teacher_forced.loss()));
+  if (!std::isnan(f.bleu)) std::printf("  BLEU %6.2f  chrF %6.2f", f.bleu, f.chrf);
+  std::printf("\n");
+}
+
+}  // namespace
+
+int run_evaluation(const EvalArgs& args) {
+  std::vector<std::string> overrides = args.overrides;
+  if (args.beam > 0) overrides.push_back("translate.beam=" + std::to_string(args.beam));
+  if (args.batch_size > 0) {
+    overrides.push_back("translate.batch_size=" + std::to_string(args.batch_size));
+  }
+  auto trained = load_trained_model(args.model_dir, overrides);
+  set_threads(trained.config.translate.threads);
+
+  data::ReadReport report;
+  auto pairs = data::read_pairs(args.pairs, trained.config.data, &report);
+  for (const auto& problem : report.problems) std::cerr << "warning: " << problem << "\n";
+  if (report.skipped > 0) {
+    std::cerr << "warning: " << args.pairs << ": skipped " << report.skipped
+              << " bad line(s)\n";
+  }
+
+  // Sources seen in training: the spa-eng corpus repeats ~18% of test sources in training,
+  // so figures on the unseen subset measure generalisation.
+  std::set<std::string> seen;
+  auto train_path = join_path(args.model_dir, model_files::kTrain);
+  bool have_train = file_exists(train_path);
+  if (have_train) {
+    data::CorpusOptions options = trained.config.data;
+    options.strict = false;
+    for (auto& p : data::read_pairs(train_path, options)) seen.insert(std::move(p.src));
+  }
+  std::vector<data::Pair> unseen;
+  for (const auto& p : pairs) {
+    if (!seen.count(p.src)) unseen.push_back(p);
+  }
+
+  std::map<std::string, std::string> translations;
+  if (!args.no_translate) {
+    std::vector<std::string> order;
+    for (const auto& p : pairs) {
+      if (!translations.count(p.src)) {
+        translations[p.src];
+        order.push_back(p.src);
+      }
+    }
+    std::vector<std::vector<int64_t>> sources;
+    for (const auto& src : order) sources.push_back(trained.vocab->encode_source(src));
+    auto search = search_options(trained);
+    search.n_best = 1;
+    auto found = translate_sources(trained, sources, search, trained.config.translate.batch_size);
+    std::ofstream hyps_file;
+    if (!args.hyps_out.empty()) {
+      hyps_file.open(args.hyps_out, std::ios::trunc);
+      if (!hyps_file) throw std::runtime_error(args.hyps_out + ": cannot write translations");
+    }
+    for (size_t i = 0; i < order.size(); ++i) {
+      auto text = found[i].empty() ? "" : trained.vocab->decode_target(found[i][0].tokens);
+      if (hyps_file.is_open()) hyps_file << text << '\n';
+      translations[order[i]] = std::move(text);
+    }
+  }
+
+  int64_t batch_tokens = std::max<int64_t>(trained.config.train.batch_tokens, 4096);
+  auto all = evaluate_pairs(trained, pairs, translations, batch_tokens);
+  auto fresh = evaluate_pairs(trained, unseen, translations, batch_tokens);
+  if (args.json) {
+    json out = to_json(all);
+    out["tokenizer"] = trained.config.tokenizer.kind == data::TokenizerKind::kWords
+                           ? "words"
+                           : "sentencepiece";
+    out["beam"] = trained.config.translate.beam;
+    out["weights"] = trained.weights;
+    out["unseen"] = have_train ? to_json(fresh) : json(nullptr);
+    out["skipped_lines"] = report.skipped;
+    std::cout << out.dump() << std::endl;
+  } else {
+    std::printf("model %s (%s tokens; weights %s)\n", args.model_dir.c_str(),
+                trained.config.tokenizer.kind == data::TokenizerKind::kWords ? "word"
+                                                                             : "subword",
+                trained.weights.c_str());
+    print_table("all", all);
+    if (have_train) print_table("unseen sources", fresh);
+  }
+  return kExitOk;
+}
+
+}  // namespace atento

@@ -1,0 +1,24 @@
+#pragma once
+// The evaluation job behind atento-eval.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace atento {
+
+/// Command line of atento-eval.
+struct EvalArgs {
+  std::string model_dir;
+  std::string pairs;
+  bool json = false;
+  int64_t beam = 0;        ///< 0 = the model's translate.beam
+  int64_t batch_size = 0;  ///< 0 = the model's translate.batch_size
+  std::string hyps_out;    ///< empty = do not write translations
+  bool no_translate = false;
+  std::vector<std::string> overrides;
+};
+
+int run_evaluation(const EvalArgs& args);
+
+}  // namespace atento

@@ -1,0 +1,469 @@
+// BLEU and chrF as computed by sacreBLEU 2.x with its default settings. Every detail that can
+// move a score (tokenisation, smoothing, reference selection, which n-gram counts are summed) is
+// kept identical to sacreBLEU so that Atento's numbers can be compared with published ones.
+#include "app/metrics.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <stdexcept>
+#include <string>
+#include <unordered_map>
+#include <utility>
+
+namespace atento {
+namespace {
+
+constexpr int kBleuOrder = 4;
+constexpr int kChrfOrder = 6;
+constexpr double kChrfBeta = 2.0;
+
+// Decodes the UTF-8 code point starting at byte `i` of `s` into `*cp` and returns its length in
+// bytes. A byte that does not start a well-formed sequence becomes U+DC00 + byte, one byte at a
+// time, like Python's 'surrogateescape': distinct bad bytes stay distinct characters instead of
+// collapsing into one replacement character, and decoding never gets stuck.
+std::size_t DecodeUtf8At(const std::string& s, std::size_t i, char32_t* cp) {
+  const auto byte = [&s](std::size_t k) { return static_cast<unsigned char>(s[k]); };
+  const unsigned char b0 = byte(i);
+  const std::size_t left = s.size() - i;
+  if (b0 < 0x80) {
+    *cp = b0;
+    return 1;
+  }
+  std::size_t len = 0;
+  unsigned char lo = 0x80;  // Allowed range of the second byte; excludes overlongs, surrogates
+  unsigned char hi = 0xBF;  // and code points above U+10FFFF, as the Unicode standard requires.
+  char32_t value = 0;
+  if (b0 >= 0xC2 && b0 <= 0xDF) {
+    len = 2;
+    value = b0 & 0x1F;
+  } else if (b0 >= 0xE0 && b0 <= 0xEF) {
+    len = 3;
+    value = b0 & 0x0F;
+    if (b0 == 0xE0) lo = 0xA0;
+    if (b0 == 0xED) hi = 0x9F;
+  } else if (b0 >= 0xF0 && b0 <= 0xF4) {
+    len = 4;
+    value = b0 & 0x07;
+    if (b0 == 0xF0) lo = 0x90;
+    if (b0 == 0xF4) hi = 0x8F;
+  }
+  bool valid = len != 0 && left >= len;
+  for (std::size_t k = 1; valid && k < len; ++k) {
+    const unsigned char b = byte(i + k);
+    const unsigned char min = k == 1 ? lo : 0x80;
+    const unsigned char max = k == 1 ? hi : 0xBF;
+    if (b < min || b > max) {
+      valid = false;
+    } else {
+      value = (value << 6) | (b & 0x3F);
+    }
+  }
+  if (!valid) {
+    *cp = 0xDC00 + b0;
+    return 1;
+  }
+  *cp = value;
+  return len;
+}
+
+// The characters Python's str.isspace() accepts. sacreBLEU splits tokens (BLEU) and strips
+// whitespace (chrF) with str.split(), so e.g. a no-break space separates words there too.
+bool IsPythonSpace(char32_t c) {
+  return (c >= 0x09 && c <= 0x0D) || (c >= 0x1C && c <= 0x20) || c == 0x85 || c == 0xA0 ||
+         c == 0x1680 || (c >= 0x2000 && c <= 0x200A) || c == 0x2028 || c == 0x2029 || c == 0x202F ||
+         c == 0x205F || c == 0x3000;
+}
+
+// Splits UTF-8 text on runs of Python whitespace, like str.split() with no argument.
+std::vector<std::string> SplitOnWhitespace(const std::string& s) {
+  std::vector<std::string> out;
+  std::string current;
+  for (std::size_t i = 0; i < s.size();) {
+    char32_t cp = 0;
+    const std::size_t len = DecodeUtf8At(s, i, &cp);
+    if (IsPythonSpace(cp)) {
+      if (!current.empty()) out.push_back(std::move(current));
+      current.clear();
+    } else {
+      current.append(s, i, len);
+    }
+    i += len;
+  }
+  if (!current.empty()) out.push_back(std::move(current));
+  return out;
+}
+
+// Python's str.rstrip(): sacreBLEU applies it to every segment before BLEU tokenisation, which
+// matters for the "-\n" joining rule of 13a.
+std::string RstripWhitespace(const std::string& s) {
+  std::size_t end = 0;
+  for (std::size_t i = 0; i < s.size();) {
+    char32_t cp = 0;
+    const std::size_t len = DecodeUtf8At(s, i, &cp);
+    i += len;
+    if (!IsPythonSpace(cp)) end = i;
+  }
+  return s.substr(0, end);
+}
+
+// Python's str.replace(): left to right, non-overlapping, no rescanning of inserted text.
+std::string ReplaceAll(const std::string& s, const std::string& from, const std::string& to) {
+  std::string out;
+  out.reserve(s.size());
+  std::size_t pos = 0;
+  for (std::size_t hit = s.find(from); hit != std::string::npos; hit = s.find(from, pos)) {
+    out.append(s, pos, hit - pos);
+    out += to;
+    pos = hit + from.size();
+  }
+  out.append(s, pos, std::string::npos);
+  return out;
+}
+
+bool IsAsciiDigit(char c) { return c >= '0' && c <= '9'; }
+bool IsPeriodOrComma(char c) { return c == '.' || c == ','; }
+
+// The character class [\{-\~\[-\` -\&\(-\+\:-\@\/] of 13a's first rule: ASCII punctuation and
+// symbols except the apostrophe, comma, hyphen and period, which later rules treat specially.
+bool IsSplitPunctuation(char c) {
+  return (c >= '{' && c <= '~') || (c >= '[' && c <= '`') || (c >= ' ' && c <= '&') ||
+         (c >= '(' && c <= '+') || (c >= ':' && c <= '@') || c == '/';
+}
+
+// 13a's regex rules are applied byte-wise to the UTF-8 text. This gives exactly what Python's
+// re.sub gives on code points: every character class involved is ASCII (the negated [^0-9]
+// accepts any non-digit, and a multi-byte character's lead and continuation bytes are all
+// non-digits and non-punctuation), and a match never starts on a byte >= 0x80, so scanning a
+// multi-byte character one byte at a time never creates or hides a match.
+std::string SplitPunctuation(const std::string& s) {
+  std::string out;
+  out.reserve(s.size() * 2);
+  for (char c : s) {
+    if (IsSplitPunctuation(c)) {
+      out += ' ';
+      out += c;
+      out += ' ';
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+// re.sub(r'([^0-9])([\.,])', r'\1 \2 '): a period or comma not preceded by a digit.
+std::string SplitPeriodCommaAfterNonDigit(const std::string& s) {
+  std::string out;
+  out.reserve(s.size() * 2);
+  std::size_t i = 0;
+  while (i < s.size()) {
+    if (i + 1 < s.size() && !IsAsciiDigit(s[i]) && IsPeriodOrComma(s[i + 1])) {
+      out += s[i];
+      out += ' ';
+      out += s[i + 1];
+      out += ' ';
+      i += 2;  // re.sub resumes after the whole match.
+    } else {
+      out += s[i];
+      ++i;
+    }
+  }
+  return out;
+}
+
+// re.sub(r'([\.,])([^0-9])', r' \1 \2'): a period or comma not followed by a digit.
+std::string SplitPeriodCommaBeforeNonDigit(const std::string& s) {
+  std::string out;
+  out.reserve(s.size() * 2);
+  std::size_t i = 0;
+  while (i < s.size()) {
+    if (i + 1 < s.size() && IsPeriodOrComma(s[i]) && !IsAsciiDigit(s[i + 1])) {
+      out += ' ';
+      out += s[i];
+      out += ' ';
+      out += s[i + 1];
+      i += 2;
+    } else {
+      out += s[i];
+      ++i;
+    }
+  }
+  return out;
+}
+
+// re.sub(r'([0-9])(-)', r'\1 \2 '): a hyphen preceded by a digit.
+std::string SplitDashAfterDigit(const std::string& s) {
+  std::string out;
+  out.reserve(s.size() * 2);
+  std::size_t i = 0;
+  while (i < s.size()) {
+    if (i + 1 < s.size() && IsAsciiDigit(s[i]) && s[i + 1] == '-') {
+      out += s[i];
+      out += " - ";
+      i += 2;
+    } else {
+      out += s[i];
+      ++i;
+    }
+  }
+  return out;
+}
+
+// Rejects inputs sacreBLEU would reject and returns, per segment, the references that count:
+// sacreBLEU drops "" references so that segments may have different numbers of references.
+std::vector<std::vector<const std::string*>> UsableReferences(
+    const char* caller, const std::vector<std::string>& hyps,
+    const std::vector<std::vector<std::string>>& refs) {
+  if (hyps.size() != refs.size()) {
+    throw std::invalid_argument(std::string(caller) + ": got " + std::to_string(hyps.size()) +
+                                " hypotheses but " + std::to_string(refs.size()) +
+                                " reference sets; they must be aligned one to one");
+  }
+  std::vector<std::vector<const std::string*>> usable(refs.size());
+  for (std::size_t i = 0; i < refs.size(); ++i) {
+    for (const std::string& ref : refs[i]) {
+      if (!ref.empty()) usable[i].push_back(&ref);
+    }
+    if (usable[i].empty()) {
+      throw std::invalid_argument(std::string(caller) + ": hypothesis " + std::to_string(i) +
+                                  " has no reference (every segment needs at least one "
+                                  "non-empty reference)");
+    }
+  }
+  return usable;
+}
+
+// Word n-grams of one order, keyed by the tokens joined with ' ' (tokens never contain
+// whitespace, so the key is unambiguous).
+using WordNgramCounts = std::unordered_map<std::string, int64_t>;
+
+std::array<WordNgramCounts, kBleuOrder> CountWordNgrams(const std::vector<std::string>& tokens) {
+  std::array<WordNgramCounts, kBleuOrder> counts;
+  for (int n = 1; n <= kBleuOrder; ++n) {
+    for (std::size_t i = 0; i + n <= tokens.size(); ++i) {
+      std::string key = tokens[i];
+      for (int k = 1; k < n; ++k) {
+        key += ' ';
+        key += tokens[i + k];
+      }
+      ++counts[n - 1][key];
+    }
+  }
+  return counts;
+}
+
+// Reference length that is closest to the hypothesis length, the shorter one on ties.
+int64_t ClosestReferenceLength(int64_t hyp_len, const std::vector<int64_t>& ref_lens) {
+  int64_t best_diff = -1;
+  int64_t best_len = -1;
+  for (int64_t len : ref_lens) {
+    const int64_t diff = len > hyp_len ? len - hyp_len : hyp_len - len;
+    if (best_diff == -1 || diff < best_diff || (diff == best_diff && len < best_len)) {
+      best_diff = diff;
+      best_len = len;
+    }
+  }
+  return best_len;
+}
+
+// Per order: hypothesis n-grams, reference n-grams and matches, flattened as in sacreBLEU.
+using ChrfStats = std::array<int64_t, 3 * kChrfOrder>;
+using CharNgramCounts = std::unordered_map<std::u32string, int64_t>;
+
+// chrF ignores whitespace entirely: it is removed before n-grams are taken, so n-grams span
+// word boundaries.
+std::u32string CodePointsWithoutWhitespace(const std::string& s) {
+  std::u32string out;
+  out.reserve(s.size());
+  for (std::size_t i = 0; i < s.size();) {
+    char32_t cp = 0;
+    i += DecodeUtf8At(s, i, &cp);
+    if (!IsPythonSpace(cp)) out += cp;
+  }
+  return out;
+}
+
+std::array<CharNgramCounts, kChrfOrder> CountCharNgrams(const std::u32string& chars) {
+  std::array<CharNgramCounts, kChrfOrder> counts;
+  for (int n = 1; n <= kChrfOrder; ++n) {
+    for (std::size_t i = 0; i + n <= chars.size(); ++i) ++counts[n - 1][chars.substr(i, n)];
+  }
+  return counts;
+}
+
+ChrfStats ChrfMatchStats(const std::array<CharNgramCounts, kChrfOrder>& hyp,
+                         const std::array<CharNgramCounts, kChrfOrder>& ref) {
+  ChrfStats stats{};
+  for (int n = 0; n < kChrfOrder; ++n) {
+    int64_t hyp_count = 0;
+    int64_t match_count = 0;
+    for (const auto& entry : hyp[n]) {
+      hyp_count += entry.second;
+      const auto found = ref[n].find(entry.first);
+      if (found != ref[n].end()) match_count += std::min(entry.second, found->second);
+    }
+    int64_t ref_count = 0;
+    for (const auto& entry : ref[n]) ref_count += entry.second;
+    // sacreBLEU does not count hypothesis n-grams of an order the reference is too short to
+    // have; this keeps short references from dragging the corpus precision down.
+    stats[3 * n] = ref[n].empty() ? 0 : hyp_count;
+    stats[3 * n + 1] = ref_count;
+    stats[3 * n + 2] = match_count;
+  }
+  return stats;
+}
+
+// chrF from summed statistics. Precision and recall are averaged over the "effective" orders
+// only (both sides have n-grams of that order), as sacreBLEU does without eps smoothing. The
+// arithmetic follows sacreBLEU's operation order so that equal-score reference ties resolve
+// identically.
+double ChrfFromStats(const ChrfStats& stats) {
+  const double factor = kChrfBeta * kChrfBeta;
+  double avg_prec = 0.0;
+  double avg_rec = 0.0;
+  int effective_order = 0;
+  for (int n = 0; n < kChrfOrder; ++n) {
+    const int64_t n_hyp = stats[3 * n];
+    const int64_t n_ref = stats[3 * n + 1];
+    const int64_t n_match = stats[3 * n + 2];
+    if (n_hyp > 0 && n_ref > 0) {
+      avg_prec += static_cast<double>(n_match) / static_cast<double>(n_hyp);
+      avg_rec += static_cast<double>(n_match) / static_cast<double>(n_ref);
+      ++effective_order;
+    }
+  }
+  if (effective_order == 0) return 0.0;
+  avg_prec /= effective_order;
+  avg_rec /= effective_order;
+  if (avg_prec + avg_rec == 0.0) return 0.0;
+  double score = (1.0 + factor) * avg_prec * avg_rec;
+  score /= (factor * avg_prec) + avg_rec;
+  return 100.0 * score;
+}
+
+}  // namespace
+
+std::vector<std::string> tokenize_13a(const std::string& line) {
+  std::string s = ReplaceAll(line, "<skipped>", "");
+  s = ReplaceAll(s, "-\n", "");
+  s = ReplaceAll(s, "\n", " ");
+  // Sequential replacement on purpose: "&amp;quot;" becomes "&quot;", not '"', as in sacreBLEU.
+  s = ReplaceAll(s, "&quot;", "\"");
+  s = ReplaceAll(s, "&amp;", "&");
+  s = ReplaceAll(s, "&lt;", "<");
+  s = ReplaceAll(s, "&gt;", ">");
+  // The padding lets the period/comma rules see a non-digit before the first and after the last
+  // character.
+  s = " " + s + " ";
+  s = SplitPunctuation(s);
+  s = SplitPeriodCommaAfterNonDigit(s);
+  s = SplitPeriodCommaBeforeNonDigit(s);
+  s = SplitDashAfterDigit(s);
+  return SplitOnWhitespace(s);
+}
+
+BleuResult corpus_bleu(const std::vector<std::string>& hyps,
+                       const std::vector<std::vector<std::string>>& refs) {
+  const auto usable = UsableReferences("corpus_bleu", hyps, refs);
+  std::array<int64_t, kBleuOrder> correct{};
+  std::array<int64_t, kBleuOrder> total{};
+  int64_t sys_len = 0;
+  int64_t ref_len = 0;
+
+  for (std::size_t i = 0; i < hyps.size(); ++i) {
+    // An n-gram may be credited up to the largest count it has in any single reference.
+    std::array<WordNgramCounts, kBleuOrder> max_ref_counts;
+    std::vector<int64_t> ref_lens;
+    for (const std::string* ref : usable[i]) {
+      const std::vector<std::string> tokens = tokenize_13a(RstripWhitespace(*ref));
+      ref_lens.push_back(static_cast<int64_t>(tokens.size()));
+      const auto counts = CountWordNgrams(tokens);
+      for (int n = 0; n < kBleuOrder; ++n) {
+        for (const auto& entry : counts[n]) {
+          int64_t& slot = max_ref_counts[n][entry.first];
+          slot = std::max(slot, entry.second);
+        }
+      }
+    }
+    const std::vector<std::string> hyp_tokens = tokenize_13a(RstripWhitespace(hyps[i]));
+    const int64_t hyp_len = static_cast<int64_t>(hyp_tokens.size());
+    sys_len += hyp_len;
+    ref_len += ClosestReferenceLength(hyp_len, ref_lens);
+    const auto hyp_counts = CountWordNgrams(hyp_tokens);
+    for (int n = 0; n < kBleuOrder; ++n) {
+      for (const auto& entry : hyp_counts[n]) {
+        total[n] += entry.second;
+        const auto found = max_ref_counts[n].find(entry.first);
+        if (found != max_ref_counts[n].end()) correct[n] += std::min(entry.second, found->second);
+      }
+    }
+  }
+
+  BleuResult result{};
+  result.hyp_len = sys_len;
+  result.ref_len = ref_len;
+  result.precisions.fill(0.0);
+  if (sys_len < ref_len) {
+    result.brevity_penalty =
+        sys_len > 0 ? std::exp(1.0 - static_cast<double>(ref_len) / static_cast<double>(sys_len))
+                    : 0.0;
+  } else {
+    result.brevity_penalty = 1.0;
+  }
+  result.score = 0.0;
+
+  // Without a single matching n-gram sacreBLEU reports 0 rather than a smoothed score.
+  bool any_correct = false;
+  for (int64_t c : correct) any_correct = any_correct || c > 0;
+  if (!any_correct) return result;
+
+  // 'exp' smoothing (mteval-v13a): the k-th order with no match gets precision 1 / (2^k total).
+  double smooth = 1.0;
+  bool all_orders_present = true;
+  for (int n = 0; n < kBleuOrder; ++n) {
+    if (total[n] == 0) {
+      // Too few hypothesis tokens for this order: sacreBLEU leaves this and the higher
+      // precisions at 0, which makes the geometric mean, and the score, 0.
+      all_orders_present = false;
+      break;
+    }
+    if (correct[n] == 0) {
+      smooth *= 2.0;
+      result.precisions[n] = 100.0 / (smooth * static_cast<double>(total[n]));
+    } else {
+      result.precisions[n] =
+          100.0 * static_cast<double>(correct[n]) / static_cast<double>(total[n]);
+    }
+  }
+  if (!all_orders_present) return result;
+
+  double log_sum = 0.0;
+  for (double p : result.precisions) log_sum += std::log(p);
+  result.score = result.brevity_penalty * std::exp(log_sum / kBleuOrder);
+  return result;
+}
+
+double corpus_chrf(const std::vector<std::string>& hyps,
+                   const std::vector<std::vector<std::string>>& refs) {
+  const auto usable = UsableReferences("corpus_chrf", hyps, refs);
+  ChrfStats corpus{};
+  for (std::size_t i = 0; i < hyps.size(); ++i) {
+    const auto hyp_ngrams = CountCharNgrams(CodePointsWithoutWhitespace(hyps[i]));
+    // Keep the first reference with the strictly best sentence score, as sacreBLEU does.
+    ChrfStats best{};
+    double best_score = -1.0;
+    for (const std::string* ref : usable[i]) {
+      const ChrfStats stats =
+          ChrfMatchStats(hyp_ngrams, CountCharNgrams(CodePointsWithoutWhitespace(*ref)));
+      const double score = ChrfFromStats(stats);
+      if (score > best_score) {
+        best_score = score;
+        best = stats;
+      }
+    }
+    for (std::size_t k = 0; k < corpus.size(); ++k) corpus[k] += best[k];
+  }
+  return ChrfFromStats(corpus);
+}
+
+}  // namespace atento

@@ -1,0 +1,65 @@
+#include "app/model_dir.h"
+
+#include <torch/torch.h>
+
+#include "app/files.h"
+#include "model/checkpoint.h"
+
+namespace atento {
+
+torch::Device resolve_device(const std::string& name) {
+  try {
+    torch::Device device(name);
+    if (device.is_cuda() && !torch::cuda::is_available()) {
+      throw ConfigError("model.device: " + name + " requested, but this LibTorch build or " +
+                        "machine has no CUDA device");
+    }
+    return device;
+  } catch (const c10::Error&) {
+    throw ConfigError("model.device: '" + name + "' is not a device (try cpu or cuda)");
+  }
+}
+
+std::optional<std::string> latest_checkpoint(const std::string& model_dir) {
+  auto dir = join_path(model_dir, model_files::kCheckpoints);
+  auto pointer = join_path(dir, model_files::kLatest);
+  if (!file_exists(pointer)) return std::nullopt;
+  auto name = read_file(pointer);
+  while (!name.empty() && (name.back() == '\n' || name.back() == ' ')) name.pop_back();
+  auto path = join_path(dir, name);
+  if (name.empty() || !file_exists(path)) {
+    throw std::runtime_error(pointer + ": names a missing checkpoint '" + name + "'");
+  }
+  return path;
+}
+
+TrainedModel load_trained_model(const std::string& model_dir,
+                                const std::vector<std::string>& overrides) {
+  require_section(overrides, "translate");
+  auto config_path = join_path(model_dir, model_files::kConfig);
+  if (!file_exists(config_path)) {
+    throw std::runtime_error(model_dir + ": not a model directory (no " +
+                             std::string(model_files::kConfig) + "; train one with atento-train)");
+  }
+  TrainedModel loaded;
+  loaded.config = load_config(config_path, overrides);
+  loaded.vocab = std::make_unique<data::Vocabularies>(
+      data::load_vocabularies(model_dir, loaded.config.tokenizer));
+  loaded.device = resolve_device(loaded.config.model.device);
+  loaded.model = model::Seq2Seq(loaded.config.model);
+  auto best = join_path(model_dir, model_files::kBestWeights);
+  if (file_exists(best)) {
+    loaded.weights = best;
+  } else if (auto checkpoint = latest_checkpoint(model_dir)) {
+    loaded.weights = join_path(*checkpoint, model_files::kBestWeights);
+  } else {
+    throw std::runtime_error(model_dir + ": holds no weights yet (" + best +
+                             " missing and no checkpoint)");
+  }
+  model::load_weights(*loaded.model, loaded.weights);
+  loaded.model->to(loaded.device);
+  loaded.model->eval();
+  return loaded;
+}
+
+}  // namespace atento

@@ -1,0 +1,67 @@
+#include "app/teacher_forcing.h"
+
+#include <torch/torch.h>
+
+namespace atento {
+
+TeacherForcedTotals& TeacherForcedTotals::operator+=(const TeacherForcedTotals& other) {
+  nll_sum += other.nll_sum;
+  correct += other.correct;
+  tokens += other.tokens;
+  return *this;
+}
+
+BatchObjective teacher_forced(model::Seq2Seq& model, const data::Batch& batch,
+                              double label_smoothing, const torch::Device& device) {
+  auto src = batch.src.to(device);
+  auto tgt_in = batch.tgt_in.to(device);
+  auto keep = batch.tgt_keep.to(device).reshape({-1});                 // [B*T]
+  auto hidden = model->decode_hidden(model->encode(src), tgt_in);      // [B,T,D]
+  auto rows = keep.nonzero().squeeze(1);                               // [N]
+  auto real = hidden.reshape({-1, hidden.size(-1)}).index_select(0, rows);  // [N,D]
+  auto logits = model->project(real);                                  // [N,V]
+  auto targets = batch.tgt_out.to(device).reshape({-1}).index_select(0, rows);  // [N]
+
+  auto logp = torch::log_softmax(logits, -1);                         // [N,V]
+  auto nll = -logp.gather(1, targets.unsqueeze(1)).squeeze(1);         // [N]
+  // Label smoothing (Szegedy et al. 2016) as torch's cross_entropy: ε spread uniformly.
+  auto loss = label_smoothing > 0
+                  ? ((1.0 - label_smoothing) * nll - label_smoothing * logp.mean(-1)).sum()
+                  : nll.sum();
+  BatchObjective out;
+  out.loss = loss;
+  out.totals.nll_sum = nll.sum().item<double>();
+  out.totals.correct = logits.argmax(-1).eq(targets).sum().item<int64_t>();
+  out.totals.tokens = rows.size(0);
+  return out;
+}
+
+TeacherForcedTotals evaluate_teacher_forced(model::Seq2Seq& model,
+                                            const std::vector<data::Example>& examples,
+                                            int64_t batch_tokens, const torch::Device& device) {
+  torch::NoGradGuard no_grad;
+  bool was_training = model->is_training();
+  model->eval();
+  data::BatchOptions options;
+  options.batch_size = 0;
+  options.batch_tokens = batch_tokens;
+  TeacherForcedTotals totals;
+  // Length bucketing keeps padding small; the order does not matter for sums.
+  for (const auto& indices : data::make_batches(examples, options, 0, 0, /*shuffle=*/true)) {
+    totals += teacher_forced(model, data::collate(examples, indices), 0.0, device).totals;
+  }
+  model->train(was_training);
+  return totals;
+}
+
+std::vector<data::Example> encode_pairs(const data::Vocabularies& vocab,
+                                        const std::vector<data::Pair>& pairs) {
+  std::vector<data::Example> examples;
+  examples.reserve(pairs.size());
+  for (const auto& pair : pairs) {
+    examples.push_back({vocab.encode_source(pair.src), vocab.encode_target(pair.tgt)});
+  }
+  return examples;
+}
+
+}  // namespace atento

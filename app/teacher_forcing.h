@@ -1,0 +1,48 @@
+#pragma once
+// Teacher-forced loss and next-word accuracy: the training objective and the book's metric.
+// Accuracy counts every non-padding target position ([end] and [UNK] included), as the book.
+
+#include <torch/types.h>
+
+#include <cstdint>
+#include <vector>
+
+#include "data/batch.h"
+#include "data/corpus.h"
+#include "data/tokenizer.h"
+#include "model/seq2seq.h"
+
+namespace atento {
+
+/// Sums over target positions; merge partial sums with `+=`.
+struct TeacherForcedTotals {
+  double nll_sum = 0.0;  ///< negative log-likelihood in nats, no smoothing
+  int64_t correct = 0;   ///< positions whose argmax is the reference token
+  int64_t tokens = 0;    ///< non-padding target positions
+  double loss() const { return tokens ? nll_sum / tokens : 0.0; }
+  double accuracy() const { return tokens ? static_cast<double>(correct) / tokens : 0.0; }
+  TeacherForcedTotals& operator+=(const TeacherForcedTotals& other);
+};
+
+/// One batch's objective: `loss` is the label-smoothed cross-entropy summed over the real
+/// target positions (divide by the step's token count before backward).
+struct BatchObjective {
+  torch::Tensor loss;
+  TeacherForcedTotals totals;
+};
+
+/// Runs the model on `batch` (moved to `device`), projecting only non-padding positions
+/// onto the vocabulary (padding logits would be computed and thrown away).
+BatchObjective teacher_forced(model::Seq2Seq& model, const data::Batch& batch,
+                              double label_smoothing, const torch::Device& device);
+
+/// Loss and next-word accuracy over `examples`, in eval mode without gradients.
+TeacherForcedTotals evaluate_teacher_forced(model::Seq2Seq& model,
+                                            const std::vector<data::Example>& examples,
+                                            int64_t batch_tokens, const torch::Device& device);
+
+/// Tokenizes pairs into examples (source cut to src_len, target [bos] … [eos] cut to tgt_len).
+std::vector<data::Example> encode_pairs(const data::Vocabularies& vocab,
+                                        const std::vector<data::Pair>& pairs);
+
+}  // namespace atento

@@ -1,0 +1,210 @@
+#include "app/translator.h"
+
+#include <torch/torch.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <numeric>
+
+#include "app/cli.h"
+#include "app/files.h"
+#include "data/corpus.h"
+
+namespace atento {
+
+model::SearchOptions search_options(const TrainedModel& trained) {
+  const auto& t = trained.config.translate;
+  model::SearchOptions search;
+  search.beam = t.beam;
+  search.length_penalty = t.length_penalty;
+  search.n_best = t.n_best;
+  search.max_len_ratio = t.max_len_ratio;
+  search.max_len_extra = t.max_len_extra;
+  search.use_cache = t.use_cache;
+  search.bos_id = trained.vocab->tgt().bos_id();
+  search.eos_id = trained.vocab->tgt().eos_id();
+  return search;
+}
+
+std::vector<std::vector<model::Hypothesis>> translate_sources(
+    TrainedModel& trained, const std::vector<std::vector<int64_t>>& sources,
+    const model::SearchOptions& search, int64_t batch_size) {
+  std::vector<std::vector<model::Hypothesis>> results(sources.size());
+  std::vector<size_t> order(sources.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    return sources[a].size() < sources[b].size();
+  });
+  for (size_t begin = 0; begin < order.size(); begin += batch_size) {
+    size_t end = std::min(order.size(), begin + static_cast<size_t>(batch_size));
+    size_t width = 1;  // at least one (padding) column, so an empty source still decodes
+    for (size_t i = begin; i < end; ++i) width = std::max(width, sources[order[i]].size());
+    std::vector<int64_t> buffer((end - begin) * width, 0);
+    for (size_t i = begin; i < end; ++i) {
+      const auto& ids = sources[order[i]];
+      std::copy(ids.begin(), ids.end(), buffer.begin() + (i - begin) * width);
+    }
+    auto src = torch::from_blob(buffer.data(),
+                                {static_cast<int64_t>(end - begin), static_cast<int64_t>(width)},
+                                torch::kInt64)
+                   .to(trained.device);  // [B,S]
+    auto hypotheses = model::translate_batch(trained.model, src, search);
+    for (size_t i = begin; i < end; ++i) results[order[i]] = std::move(hypotheses[i - begin]);
+  }
+  return results;
+}
+
+namespace {
+
+/// Reads every line of `path` (or stdin when empty), without line terminators (LF or CRLF).
+std::vector<std::string> read_lines(const std::string& path) {
+  std::ifstream file;
+  if (!path.empty()) {
+    file.open(path, std::ios::binary);
+    if (!file) throw std::runtime_error(path + ": cannot open input");
+  }
+  std::istream& in = path.empty() ? std::cin : file;
+  std::vector<std::string> lines;
+  std::string line;
+  while (std::getline(in, line)) {
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    lines.push_back(std::move(line));
+  }
+  return lines;
+}
+
+/// Translation overrides from the command line, checked like any other setting.
+std::vector<std::string> command_line_overrides(const TranslateArgs& args) {
+  std::vector<std::string> overrides = args.overrides;
+  if (args.beam > 0) overrides.push_back("translate.beam=" + std::to_string(args.beam));
+  if (args.n_best > 0) overrides.push_back("translate.n_best=" + std::to_string(args.n_best));
+  if (args.batch_size > 0) {
+    overrides.push_back("translate.batch_size=" + std::to_string(args.batch_size));
+  }
+  if (args.no_cache) overrides.push_back("translate.use_cache=false");
+  // --n-best K without --beam widens the beam to K.
+  if (args.n_best > 0 && args.beam == 0) {
+    overrides.push_back("translate.beam=" + std::to_string(args.n_best));
+  }
+  return overrides;
+}
+
+nlohmann::json attention_record(const TrainedModel& trained, int64_t line,
+                                const std::vector<int64_t>& source,
+                                const model::Hypothesis& best) {
+  nlohmann::json record;
+  record["line"] = line;
+  auto& src_tokens = record["source_tokens"] = nlohmann::json::array();
+  for (auto id : source) src_tokens.push_back(trained.vocab->src().piece(id));
+  auto& out_tokens = record["output_tokens"] = nlohmann::json::array();
+  for (auto id : best.tokens) out_tokens.push_back(trained.vocab->tgt().piece(id));
+  auto& layers = record["layers"] = nlohmann::json::array();
+  for (const auto& weights : best.attention) {  // [H,L,S]
+    auto w = weights.to(torch::kCPU).to(torch::kFloat64).contiguous();
+    auto heads = nlohmann::json::array();
+    for (int64_t h = 0; h < w.size(0); ++h) {
+      auto rows = nlohmann::json::array();
+      for (int64_t t = 0; t < w.size(1); ++t) {
+        auto row = w[h][t];
+        const double* p = row.data_ptr<double>();
+        rows.push_back(std::vector<double>(p, p + std::min<int64_t>(row.size(0), source.size())));
+      }
+      heads.push_back(std::move(rows));
+    }
+    layers.push_back(std::move(heads));
+  }
+  return record;
+}
+
+}  // namespace
+
+int run_translation(const TranslateArgs& args) {
+  auto trained = load_trained_model(args.model_dir, command_line_overrides(args));
+  set_threads(trained.config.translate.threads);
+  auto search = search_options(trained);
+  search.record_attention = !args.attention_file.empty();
+  search.force_len = args.force_len;
+  std::string input_name = args.input.empty() ? "<stdin>" : args.input;
+  auto started = std::chrono::steady_clock::now();
+  auto lines = read_lines(args.input);
+
+  std::vector<std::vector<int64_t>> sources(lines.size());
+  std::vector<bool> skip(lines.size(), false);
+  std::vector<size_t> active;
+  for (size_t i = 0; i < lines.size(); ++i) {
+    if (lines[i].find_first_not_of(" \t") == std::string::npos) {
+      skip[i] = true;  // empty in, empty out
+    } else if (!data::is_valid_utf8(lines[i])) {
+      std::cerr << "warning: " << input_name << ":" << i + 1
+                << ": invalid UTF-8; its output line is left empty\n";
+      skip[i] = true;
+    } else {
+      bool truncated = false;
+      sources[i] = trained.vocab->encode_source(lines[i], &truncated);
+      if (truncated) {
+        std::cerr << "warning: " << input_name << ":" << i + 1 << ": longer than the model's "
+                  << trained.config.tokenizer.src_len << " source tokens; cut\n";
+      }
+      active.push_back(i);
+    }
+  }
+  std::vector<std::vector<int64_t>> batch_sources;
+  batch_sources.reserve(active.size());
+  for (auto i : active) batch_sources.push_back(sources[i]);
+  auto hypotheses =
+      translate_sources(trained, batch_sources, search, trained.config.translate.batch_size);
+
+  std::ofstream file;
+  if (!args.output.empty()) {
+    file.open(args.output, std::ios::binary | std::ios::trunc);
+    if (!file) throw std::runtime_error(args.output + ": cannot write output");
+  }
+  std::ostream& out = args.output.empty() ? std::cout : file;
+  nlohmann::json attention = nlohmann::json::array();
+  int64_t target_tokens = 0;
+  size_t next = 0;
+  int64_t n_best = trained.config.translate.n_best;
+  for (size_t i = 0; i < lines.size(); ++i) {
+    if (skip[i]) {
+      if (n_best == 1) out << '\n';
+      for (int64_t r = 1; n_best > 1 && r <= n_best; ++r) out << r << "\t0\t\n";
+      continue;
+    }
+    const auto& found = hypotheses[next++];
+    for (size_t r = 0; r < found.size(); ++r) {
+      auto text = trained.vocab->decode_target(found[r].tokens);
+      if (n_best == 1) {
+        out << text << '\n';
+      } else {
+        char score[32];
+        std::snprintf(score, sizeof score, "%.4f", found[r].score);
+        out << r + 1 << '\t' << score << '\t' << text << '\n';
+      }
+    }
+    target_tokens += found.empty() ? 0 : found[0].tokens.size();
+    if (search.record_attention && !found.empty()) {
+      attention.push_back(attention_record(trained, i + 1, sources[i], found[0]));
+    }
+  }
+  out.flush();
+  if (!out) throw std::runtime_error((args.output.empty() ? "<stdout>" : args.output) +
+                                     std::string(": write failed"));
+  if (search.record_attention) write_file_atomic(args.attention_file, attention.dump() + "\n");
+  double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  char summary[256];
+  std::snprintf(summary, sizeof summary,
+                "translated %zu sentences, %lld target tokens in %.2f s: %.1f sentences/s, "
+                "%.1f tokens/s (beam %lld, %s)\n",
+                active.size(), static_cast<long long>(target_tokens), seconds,
+                active.size() / std::max(seconds, 1e-9), target_tokens / std::max(seconds, 1e-9),
+                static_cast<long long>(search.beam), search.use_cache ? "cached" : "no cache");
+  std::cerr << summary;
+  return kExitOk;
+}
+
+}  // namespace atento

@@ -1,0 +1,44 @@
+#pragma once
+// Batching: padding, keep-masks, teacher-forcing shift, length buckets under a token budget.
+
+#include <ATen/ATen.h>
+
+#include <cstdint>
+#include <vector>
+
+#include "data/options.h"
+
+namespace atento::data {
+
+/// One tokenized pair: source ids and [bos] target ids [eos].
+struct Example {
+  std::vector<int64_t> src;
+  std::vector<int64_t> tgt;
+};
+
+/// A padded batch (pad id 0). Shapes: B sentences, S source length, T decoder length.
+struct Batch {
+  at::Tensor src;                ///< [B,S] int64
+  at::Tensor src_keep;           ///< [B,S] bool, true = real token
+  at::Tensor tgt_in;             ///< [B,T] int64, target without its last token ([bos] w1 … wn)
+  at::Tensor tgt_out;            ///< [B,T] int64, target without its first token (w1 … wn [eos])
+  at::Tensor tgt_keep;           ///< [B,T] bool, true = real position of tgt_out
+  int64_t target_tokens = 0;     ///< number of true entries in tgt_keep
+  std::vector<int64_t> indices;  ///< positions of these examples in the input vector
+};
+
+/// Pads the selected examples into one batch (pad to the longest in the batch). S and T are at
+/// least 1: an empty source becomes an all-padding row. Throws std::invalid_argument for an
+/// empty selection, an index out of range or a target shorter than [bos] [eos].
+Batch collate(const std::vector<Example>& examples, const std::vector<int64_t>& indices);
+
+/// Groups example indices into batches: by `batch_size` sentences, or under the token
+/// budget `batch_tokens` (padded max(S, T) × B). With bucketing, examples are sorted by
+/// length within large seeded-shuffled windows, then the batch order is shuffled; with
+/// `seed` and `epoch` equal the result is identical. `shuffle` false keeps input order
+/// (evaluation; no bucketing either). An example longer than the budget gets a batch of its own.
+std::vector<std::vector<int64_t>> make_batches(const std::vector<Example>& examples,
+                                               const BatchOptions& options, uint64_t seed,
+                                               int64_t epoch, bool shuffle);
+
+}  // namespace atento::data

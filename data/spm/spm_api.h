@@ -1,0 +1,72 @@
+#pragma once
+// The narrow C interface of the SentencePiece plugin (libatento_spm.so).
+//
+// PLATFORM.md §3: Debian's libsentencepiece embeds protobuf 3.14 and LibTorch loads protobuf
+// 3.21; linked into one process they crash before main. So every SentencePiece call lives in a
+// plugin that never links LibTorch and is loaded with dlopen(RTLD_LOCAL | RTLD_DEEPBIND). Only
+// plain C data crosses this boundary (no std::string, no exceptions), so the plugin and its host
+// need not agree on C++ ABI settings such as _GLIBCXX_USE_CXX11_ABI.
+//
+// Conventions: functions returning int return 0 on success; on failure they store a message in
+// *error (allocated by the plugin, released with free_buffer) and leave outputs untouched.
+// Buffers returned by the plugin are released with free_buffer.
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// Version of the function table; bumped on any incompatible change.
+#define ATENTO_SPM_ABI_VERSION 1
+
+/// Name of the single exported entry point.
+#define ATENTO_SPM_ENTRY_POINT "atento_spm_api"
+
+/// A loaded SentencePiece model (opaque).
+typedef struct AtentoSpmModel AtentoSpmModel;
+
+/// Algorithm values of AtentoSpmTrainOptions::model_type.
+enum { ATENTO_SPM_UNIGRAM = 0, ATENTO_SPM_BPE = 1 };
+
+/// What to train. Special ids are fixed: pad 0, unk 1, bos 2, eos 3.
+typedef struct AtentoSpmTrainOptions {
+  const char* input;          ///< UTF-8 text file, one sentence per line
+  const char* model_prefix;   ///< writes <model_prefix>.model and <model_prefix>.vocab
+  int32_t vocab_size;         ///< upper bound; smaller corpora give smaller vocabularies
+  int32_t model_type;         ///< ATENTO_SPM_UNIGRAM or ATENTO_SPM_BPE
+  double character_coverage;  ///< fraction of characters covered by the vocabulary, (0, 1]
+  int32_t num_threads;        ///< trainer threads, >= 1
+  int32_t verbose;            ///< 0 keeps SentencePiece's log quiet
+} AtentoSpmTrainOptions;
+
+/// The plugin's function table.
+typedef struct AtentoSpmApi {
+  int32_t abi_version;
+  /// Trains a model from options->input.
+  int (*train)(const AtentoSpmTrainOptions* options, char** error);
+  /// Loads a model file into *model.
+  int (*load)(const char* path, AtentoSpmModel** model, char** error);
+  /// Releases a model from load (null is ignored).
+  void (*free_model)(AtentoSpmModel* model);
+  /// Number of pieces, special ones included.
+  int32_t (*vocab_size)(const AtentoSpmModel* model);
+  /// Encodes `size` bytes of UTF-8 text into *ids (*count of them; *ids may be null when 0).
+  int (*encode)(const AtentoSpmModel* model, const char* text, size_t size, int32_t** ids,
+                size_t* count, char** error);
+  /// Decodes ids into a NUL-terminated UTF-8 *text; control ids (pad, bos, eos) decode to "".
+  int (*decode)(const AtentoSpmModel* model, const int32_t* ids, size_t count, char** text,
+                char** error);
+  /// The piece of one id as a NUL-terminated string.
+  int (*id_to_piece)(const AtentoSpmModel* model, int32_t id, char** piece, char** error);
+  /// Releases a buffer (ids, text, piece, error) returned by the plugin.
+  void (*free_buffer)(void* buffer);
+} AtentoSpmApi;
+
+/// The entry point: the function table when `abi_version` matches the plugin's, else null.
+typedef const AtentoSpmApi* (*AtentoSpmEntryPoint)(int32_t abi_version);
+
+#ifdef __cplusplus
+}
+#endif

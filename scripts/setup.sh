@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Installs the Debian packages Atento needs (only those missing) and builds it into build/.
+# Idempotent: with everything present it makes no apt call and rebuilds only what changed.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+packages=(libtorch-dev libsentencepiece-dev sentencepiece libcli11-dev nlohmann-json3-dev
+          libopenblas0-openmp libgtest-dev cmake g++ make pkg-config)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "setup: installing ${missing[*]}"
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+# PLATFORM.md §1: LibTorch calls the system libblas.so.3; OpenBLAS is ~40× the reference BLAS.
+if ! readlink -f /etc/alternatives/libblas.so.3-x86_64-linux-gnu 2>/dev/null | grep -q openblas; then
+  echo "setup: warning: libblas.so.3 is not OpenBLAS; training will be slow" >&2
+fi
+
+jobs=$(nproc)
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake --build build -j"$jobs"
+echo "setup: built into build/ (atento-train, atento-translate, atento-eval)"

@@ -1,0 +1,102 @@
+#!/usr/bin/env bash
+# atento-train end to end on the sample corpus: learning, the model directory, exact resume,
+# SIGINT, and every kind of bad input.
+source "$(dirname "$0")/lib_e2e.sh"
+cd "$(dirname "$0")/.."
+TRAIN="$BUILD/atento-train"
+
+# --- learning and the model directory ---------------------------------------------------
+out=$WORK/sample
+expect_exit 0 "trains on the sample corpus" -- "$TRAIN" --config configs/sample.json --out "$out" \
+  --set train.max_epochs=12 --set train.eval_every_steps=20 "${SAMPLE_SETTINGS[@]}"
+for f in config.json model.pt best.json log.jsonl train.tsv valid.tsv test.tsv \
+         spm.en.model spm.es.model checkpoints/latest; do
+  [ -s "$out/$f" ] && pass "model directory has $f" || fail "model directory lacks $f"
+done
+params=$(json_get "$out/log.jsonl" "[e for e in events if e['event']=='start'][0]['params']")
+[ "${params:-0}" -gt 0 ] && pass "start event records $params parameters" || fail "no params"
+first=$(json_get "$out/log.jsonl" "[e['loss'] for e in events if e['event']=='valid'][0]")
+last=$(json_get "$out/log.jsonl" "[e['loss'] for e in events if e['event']=='valid'][-1]")
+acc0=$(json_get "$out/log.jsonl" "[e['next_word_accuracy'] for e in events if e['event']=='valid'][0]")
+acc1=$(json_get "$out/log.jsonl" "max(e['next_word_accuracy'] for e in events if e['event']=='valid')")
+python3 -c "import sys; sys.exit(not ($last < $first))" && pass "validation loss falls ($first → $last)" \
+  || fail "validation loss did not fall ($first → $last)"
+python3 -c "import sys; sys.exit(not ($acc1 > $acc0))" && pass "validation accuracy rises ($acc0 → $acc1)" \
+  || fail "validation accuracy did not rise ($acc0 → $acc1)"
+lines=$(( $(wc -l <"$out/train.tsv") + $(wc -l <"$out/valid.tsv") + $(wc -l <"$out/test.tsv") ))
+[ "$lines" = "$(wc -l <data/sample/sample.tsv)" ] && pass "the split covers the corpus ($lines)" \
+  || fail "split has $lines lines"
+expect_exit 0 "a finished run re-run does nothing more" -- "$TRAIN" --config configs/sample.json \
+  --out "$out" --set train.max_epochs=12 --set train.eval_every_steps=20 "${SAMPLE_SETTINGS[@]}"
+grep -q '"event":"resume"' "$out/log.jsonl" && pass "re-run logs a resume" || fail "no resume event"
+
+# --- exact resume: 2N steps at once == N steps, resume, N steps (same threads) ------------
+words=(--set tokenizer.kind=words --set tokenizer.vocab_size=2000 --set tokenizer.src_len=20
+       --set tokenizer.tgt_len=21 --set model.max_len=20 --set train.threads=1
+       --set train.eval_every_steps=0 --set train.log_every_steps=1 --set train.max_epochs=100)
+"$TRAIN" --config configs/sample.json --out "$WORK/once" "${words[@]}" --set train.max_steps=30 \
+  >/dev/null 2>&1
+"$TRAIN" --config configs/sample.json --out "$WORK/twice" "${words[@]}" --set train.max_steps=15 \
+  >/dev/null 2>&1
+"$TRAIN" --config configs/sample.json --out "$WORK/twice" "${words[@]}" --set train.max_steps=30 \
+  >/dev/null 2>&1
+pick='[e for e in events if e["event"]=="valid" and e["step"]==30][0]["loss"], [e for e in events if e["event"]=="train" and e["step"]==30][0]["train_loss"]'
+a=$(json_get "$WORK/once/log.jsonl" "$pick"); b=$(json_get "$WORK/twice/log.jsonl" "$pick")
+[ -n "$a" ] && [ "$a" = "$b" ] && pass "resumed run ends with the same losses ($a)" \
+  || fail "resume differs: once ($a) vs twice ($b)"
+cmp -s "$WORK/once/model.pt" "$WORK/twice/model.pt" && pass "resumed weights are bit-identical" \
+  || fail "resumed weights differ"
+
+# --- SIGINT saves a checkpoint, exits 130, and the run resumes ---------------------------
+"$TRAIN" --config configs/sample.json --out "$WORK/int" "${words[@]}" --set train.max_steps=100000 \
+  >/dev/null 2>"$WORK/int.err" &
+pid=$!
+for _ in $(seq 1 300); do
+  grep -q '"event":"train","step":5' "$WORK/int/log.jsonl" 2>/dev/null && break; sleep 0.2
+done
+kill -INT $pid; wait $pid; code=$?
+[ "$code" = 130 ] && pass "SIGINT exits 130" || fail "SIGINT exit $code"
+grep -q "checkpoint saved" "$WORK/int.err" && pass "SIGINT reports the checkpoint" || fail "no message"
+step=$(python3 -c "import json;print(json.load(open('$WORK/int/checkpoints/'+open('$WORK/int/checkpoints/latest').read().strip()+'/state.json'))['step'])")
+[ "${step:-0}" -ge 5 ] && pass "checkpoint at step $step" || fail "checkpoint step $step"
+echo "Hello." | "$BUILD/atento-translate" --model "$WORK/int" >/dev/null 2>&1 \
+  && pass "interrupted model is loadable" || fail "interrupted model does not load"
+expect_exit 0 "interrupted run resumes" -- "$TRAIN" --config configs/sample.json --out "$WORK/int" \
+  "${words[@]}" --set train.max_steps=$((step + 3))
+
+# --- bad input: clear errors, non-zero exits, nothing corrupted ---------------------------
+expect_exit 2 "missing --config is a usage error" -- "$TRAIN" --out "$WORK/x"
+expect_exit 2 "unknown option is a usage error" -- "$TRAIN" --config configs/sample.json --bogus
+expect_exit 2 "unknown key is a config error" -- "$TRAIN" --config configs/sample.json \
+  --out "$WORK/x" --set model.d_modle=3
+expect_stderr "^error: .*model.d_modle.*unknown key" "unknown key is named"
+expect_exit 1 "missing corpus is an error" -- "$TRAIN" --config configs/sample.json \
+  --out "$WORK/missing" --set data.corpus="$WORK/nope.tsv"
+expect_stderr "^error: .*nope.tsv" "missing corpus is named"
+: >"$WORK/empty.tsv"
+expect_exit 1 "empty corpus is an error" -- "$TRAIN" --config configs/sample.json \
+  --out "$WORK/empty" --set data.corpus="$WORK/empty.tsv"
+expect_stderr "^error: .*empty.tsv" "empty corpus is named"
+{ head -200 data/sample/sample.tsv; printf 'no tab here\n'; printf 'Only English\t\n'; } \
+  >"$WORK/bad.tsv"
+expect_exit 0 "bad lines are skipped" -- "$TRAIN" --config configs/sample.json --out "$WORK/bad" \
+  "${words[@]}" --set train.max_steps=2 --set data.corpus="$WORK/bad.tsv"
+expect_stderr "bad.tsv:201: " "bad line reported as file:line"
+expect_exit 1 "strict mode makes a bad line an error" -- "$TRAIN" --config configs/sample.json \
+  --out "$WORK/strict" "${words[@]}" --set data.strict=true --set data.corpus="$WORK/bad.tsv"
+expect_stderr "^error: .*bad.tsv:201" "strict error names file:line"
+expect_exit 1 "unwritable --out is an error" -- "$TRAIN" --config configs/sample.json \
+  --out /etc/hostname/model
+expect_stderr "^error: .*/etc/hostname/model" "unwritable directory is named"
+expect_exit 2 "another architecture in an existing directory is refused" -- "$TRAIN" \
+  --config configs/sample.json --out "$WORK/once" "${words[@]}" --set model.d_model=64
+expect_stderr "another architecture: model.d_model" "architecture mismatch names the key"
+before=$(cat "$WORK/once/checkpoints/latest")
+cp "$WORK/once/model.pt" "$WORK/once-best.pt"
+expect_exit 1 "non-finite loss stops with an error" -- "$TRAIN" --config configs/sample.json \
+  --out "$WORK/once" "${words[@]}" --set train.max_steps=60 --set train.lr=1e30 \
+  --set train.clip_norm=0 --set train.warmup_steps=0
+expect_stderr "non-finite loss" "non-finite loss is reported"
+[ "$(cat "$WORK/once/checkpoints/latest")" = "$before" ] && cmp -s "$WORK/once/model.pt" "$WORK/once-best.pt" \
+  && pass "the last good checkpoint is kept" || fail "checkpoint changed after a non-finite loss"
+finish

@@ -1,0 +1,97 @@
+#!/usr/bin/env bash
+# atento-translate and atento-eval end to end on a small model trained on the sample corpus.
+source "$(dirname "$0")/lib_e2e.sh"
+cd "$(dirname "$0")/.."
+model=$WORK/model
+"$BUILD/atento-train" --config configs/sample.json --out "$model" --set train.max_epochs=15 \
+  "${SAMPLE_SETTINGS[@]}" >/dev/null 2>"$WORK/train.err" || { cat "$WORK/train.err"; exit 1; }
+T="$BUILD/atento-translate"
+
+# --- one output line per input line, in order ---------------------------------------------
+long=$(for i in $(seq 1 60); do printf 'the big red house and '; done)
+printf 'Good morning.\n\nWhere is the station?\n%s\n\xff\xfe broken\nThank you.\n' "$long" \
+  >"$WORK/in.txt"
+expect_exit 0 "translates a file" -- "$T" --model "$model" --input "$WORK/in.txt" \
+  --output "$WORK/out.txt"
+[ "$(wc -l <"$WORK/out.txt")" = 6 ] && pass "6 lines in, 6 lines out" \
+  || fail "$(wc -l <"$WORK/out.txt") output lines for 6 input lines"
+[ -z "$(sed -n 2p "$WORK/out.txt")" ] && pass "empty line in, empty line out" || fail "line 2 not empty"
+[ -n "$(sed -n 1p "$WORK/out.txt")" ] && pass "a sentence gets a translation" || fail "line 1 empty"
+expect_stderr "in.txt:4: .*cut" "over-long line is cut with a warning naming it"
+expect_stderr "in.txt:5: invalid UTF-8" "invalid UTF-8 is reported by line"
+expect_stderr "sentences/s" "throughput is reported"
+printf 'Good morning.\nThank you.\n' | "$T" --model "$model" >"$WORK/stdout.txt" 2>/dev/null
+[ "$(wc -l <"$WORK/stdout.txt")" = 2 ] && pass "stdin to stdout" || fail "stdin/stdout"
+[ "$(sed -n 1p "$WORK/stdout.txt")" = "$(sed -n 1p "$WORK/out.txt")" ] \
+  && pass "same sentence, same translation, whatever the batch" || fail "batch-dependent output"
+
+# --- KV cache, beams, n-best ------------------------------------------------------------------
+cut -f1 "$model/test.tsv" >"$WORK/test.en"
+for beam in 1 4; do
+  "$T" --model "$model" --input "$WORK/test.en" --beam $beam >"$WORK/c$beam.txt" 2>/dev/null
+  "$T" --model "$model" --input "$WORK/test.en" --beam $beam --no-cache >"$WORK/n$beam.txt" 2>/dev/null
+  cmp -s "$WORK/c$beam.txt" "$WORK/n$beam.txt" && pass "beam $beam: cached == uncached" \
+    || fail "beam $beam: cached and uncached differ"
+done
+"$T" --model "$model" --input "$WORK/test.en" --beam 1 --batch-size 1 >"$WORK/b1.txt" 2>/dev/null
+cmp -s "$WORK/c1.txt" "$WORK/b1.txt" && pass "batch size does not change greedy output" \
+  || fail "batch size changes greedy output"
+printf 'Where is the station?\n\nThank you.\n' >"$WORK/nb.txt"
+"$T" --model "$model" --input "$WORK/nb.txt" --n-best 3 >"$WORK/nbest.txt" 2>/dev/null
+[ "$(wc -l <"$WORK/nbest.txt")" = 9 ] && pass "n-best prints N lines per input" || fail "n-best lines"
+python3 - "$WORK/nbest.txt" <<'PY' && pass "n-best: ranks 1..3, scores sorted" || fail "n-best order"
+import sys
+rows = [l.rstrip("\n").split("\t") for l in open(sys.argv[1])]
+for g in (rows[0:3], rows[6:9]):
+    assert [r[0] for r in g] == ["1", "2", "3"], g
+    s = [float(r[1]) for r in g]
+    assert s == sorted(s, reverse=True), s
+PY
+
+# --- attention maps -------------------------------------------------------------------------
+expect_exit 0 "writes attention weights" -- "$T" --model "$model" --input "$WORK/nb.txt" \
+  --attention "$WORK/att.json"
+python3 - "$WORK/att.json" <<'PY' && pass "attention JSON: layers × heads × output × source, rows sum to 1" || fail "attention JSON"
+import json, sys
+records = json.load(open(sys.argv[1]))
+assert len(records) == 2 and records[0]["line"] == 1 and records[1]["line"] == 3
+r = records[0]
+assert len(r["layers"]) == 2 and len(r["layers"][0]) == 4
+for head in r["layers"][0]:
+    assert len(head) == len(r["output_tokens"]) + 1 or len(head) == len(r["output_tokens"])
+    for row in head:
+        assert len(row) == len(r["source_tokens"]) and abs(sum(row) - 1) < 1e-4, row
+PY
+if command -v gnuplot >/dev/null; then
+  expect_exit 0 "draws an attention heatmap" -- scripts/attention_map.sh "$WORK/att.json" 1 "$WORK/att.png"
+  [ -s "$WORK/att.png" ] && pass "heatmap PNG written" || fail "no heatmap PNG"
+fi
+
+# --- evaluation -------------------------------------------------------------------------------
+expect_exit 0 "evaluates the test split" -- "$BUILD/atento-eval" --model "$model" \
+  --pairs "$model/test.tsv" --json --beam 1
+python3 - "$WORK/stdout" <<'PY' && pass "eval JSON: all figures, consistent" || fail "eval JSON"
+import json, math, sys
+r = json.load(open(sys.argv[1]))
+for k in ("next_word_accuracy", "loss", "perplexity", "bleu", "chrf", "pairs", "target_tokens", "unseen"):
+    assert k in r, k
+assert 0 <= r["next_word_accuracy"] <= 1 and r["pairs"] > 0 and r["target_tokens"] > 0
+assert abs(r["perplexity"] - math.exp(r["loss"])) < 1e-6 * r["perplexity"]
+assert 0 <= r["bleu"] <= 100 and 0 <= r["chrf"] <= 100
+u = r["unseen"]
+assert u["pairs"] <= r["pairs"] and 0 <= u["next_word_accuracy"] <= 1
+PY
+expect_exit 0 "eval prints a table" -- "$BUILD/atento-eval" --model "$model" --pairs "$model/test.tsv"
+grep -q "BLEU" "$WORK/stdout" && pass "table shows BLEU" || fail "no BLEU in the table"
+
+# --- bad input --------------------------------------------------------------------------------
+expect_exit 2 "missing model directory is a usage error" -- "$T" --model "$WORK/none"
+mkdir -p "$WORK/notamodel"
+expect_exit 1 "a directory without a model is an error" -- "$T" --model "$WORK/notamodel"
+expect_stderr "not a model directory" "says it is not a model directory"
+expect_exit 2 "architecture overrides are refused" -- "$T" --model "$model" --set model.d_model=8
+expect_exit 1 "missing input file is an error" -- "$T" --model "$model" --input "$WORK/none.txt"
+expect_stderr "none.txt" "missing input is named"
+expect_exit 1 "missing pairs file is an error" -- "$BUILD/atento-eval" --model "$model" \
+  --pairs "$WORK/none.tsv"
+finish

@@ -1,0 +1,38 @@
+# Shared helpers of the end-to-end tests (sourced, not run). $1 of each test is the build dir.
+set -uo pipefail
+BUILD=$(cd "$1" && pwd)
+WORK=$(mktemp -d /tmp/atento-e2e.XXXXXX)
+trap 'rm -rf "$WORK"' EXIT
+failures=0
+checks=0
+
+pass() { checks=$((checks + 1)); echo "ok: $*"; }
+fail() { checks=$((checks + 1)); failures=$((failures + 1)); echo "FAIL: $*"; }
+
+# expect_exit CODE DESCRIPTION -- command...   (stderr kept in $WORK/stderr)
+expect_exit() {
+  local want=$1 what=$2; shift 3
+  "$@" >"$WORK/stdout" 2>"$WORK/stderr"
+  local got=$?
+  if [ "$got" = "$want" ]; then pass "$what (exit $got)"
+  else fail "$what: exit $got, expected $want"; sed 's/^/    /' "$WORK/stderr" | tail -5; fi
+}
+
+# expect_stderr PATTERN DESCRIPTION: the last command's stderr matches PATTERN (grep -E).
+expect_stderr() {
+  if grep -qE -- "$1" "$WORK/stderr"; then pass "$2"
+  else fail "$2: stderr lacks /$1/"; sed 's/^/    /' "$WORK/stderr" | tail -5; fi
+}
+
+# json_get FILE EXPR: evaluates a Python expression over the JSON lines of FILE (as `events`).
+json_get() {
+  python3 -c "import json,sys; events=[json.loads(l) for l in open(sys.argv[1])]; print($2)" "$1"
+}
+
+finish() {
+  echo "$((checks - failures)) passed, $failures failed"
+  [ "$failures" -eq 0 ]
+}
+
+# A small, quick training configuration over the sample corpus.
+SAMPLE_SETTINGS=(--set train.threads=2 --set train.log_every_steps=10)
