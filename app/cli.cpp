@@ -2,6 +2,7 @@
 
 #include <ATen/Parallel.h>
 
+#include <cstdlib>
 #include <iostream>
 #include <thread>
 
@@ -36,7 +37,13 @@ int guarded_main(const std::function<int()>& body) {
 }
 
 int64_t set_threads(int64_t requested) {
-  int64_t n = requested > 0 ? requested : std::max(1u, std::thread::hardware_concurrency());
+  int64_t n = requested;
+  if (n <= 0) {
+    // 0 = every core, unless the environment asks for fewer (OMP_NUM_THREADS, as OpenMP).
+    const char* env = std::getenv("OMP_NUM_THREADS");
+    n = env ? std::atoll(env) : 0;
+    if (n <= 0) n = std::max(1u, std::thread::hardware_concurrency());
+  }
   at::set_num_threads(static_cast<int>(n));
   return at::get_num_threads();
 }

@@ -23,7 +23,8 @@ int parse_command_line(CLI::App& app, int argc, char** argv);
 /// reported as one "error: …" line on stderr.
 int guarded_main(const std::function<int()>& body);
 
-/// Sets LibTorch's intra-op threads: 0 = every core (PLATFORM.md §2: it defaults to 1 here).
+/// Sets LibTorch's intra-op threads: 0 = every core, or $OMP_NUM_THREADS when set
+/// (PLATFORM.md §2: LibTorch defaults to 1 here).
 /// Returns the number in use.
 int64_t set_threads(int64_t requested);
 

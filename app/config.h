@@ -73,7 +73,8 @@ struct TrainOptions {
   int64_t patience = 5;
   /// Log a training line every this many steps.
   int64_t log_every_steps = 100;
-  /// Intra-op threads (0 = all cores; PLATFORM.md §2: LibTorch defaults to 1 here).
+  /// Intra-op threads (0 = all cores or $OMP_NUM_THREADS; PLATFORM.md §2: LibTorch defaults to
+  /// 1 here).
   int64_t threads = 0;
   /// Seed of initialisation, dropout and batch order.
   uint64_t seed = 1337;
@@ -93,7 +94,7 @@ struct TranslateOptions {
   int64_t batch_size = 64;
   /// Reuse the decoder's keys and values between steps (false = recompute the prefix).
   bool use_cache = true;
-  /// Intra-op threads (0 = all cores).
+  /// Intra-op threads (0 = all cores or $OMP_NUM_THREADS).
   int64_t threads = 0;
 };
 

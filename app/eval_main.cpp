@@ -18,6 +18,8 @@ int main(int argc, char** argv) {
     app.add_option("--hyps", args.hyps_out, "Also write the translations to this file");
     app.add_flag("--no-translate", args.no_translate,
                  "Only the teacher-forced figures (skip BLEU/chrF)");
+    app.add_option("--threads", args.threads, "CPU threads (0 = all cores)")
+        ->check(CLI::NonNegativeNumber);
     app.add_option("--set", args.overrides, "Override a translate.* setting: translate.key=value");
     if (int code = atento::parse_command_line(app, argc, argv); code >= 0) return code;
     return atento::run_evaluation(args);

@@ -89,6 +89,7 @@ int run_evaluation(const EvalArgs& args) {
   if (args.batch_size > 0) {
     overrides.push_back("translate.batch_size=" + std::to_string(args.batch_size));
   }
+  if (args.threads >= 0) overrides.push_back("translate.threads=" + std::to_string(args.threads));
   auto trained = load_trained_model(args.model_dir, overrides);
   set_threads(trained.config.translate.threads);
 

@@ -22,6 +22,8 @@ int main(int argc, char** argv) {
                    "Write cross-attention weights (per layer and head) as JSON");
     app.add_option("--force-len", args.force_len,
                    "Decode exactly N tokens, ignoring [end] (benchmarks)");
+    app.add_option("--threads", args.threads, "CPU threads (0 = all cores)")
+        ->check(CLI::NonNegativeNumber);
     app.add_option("--set", args.overrides, "Override a translate.* setting: translate.key=value");
     if (int code = atento::parse_command_line(app, argc, argv); code >= 0) return code;
     return atento::run_translation(args);

@@ -86,6 +86,7 @@ std::vector<std::string> command_line_overrides(const TranslateArgs& args) {
     overrides.push_back("translate.batch_size=" + std::to_string(args.batch_size));
   }
   if (args.no_cache) overrides.push_back("translate.use_cache=false");
+  if (args.threads >= 0) overrides.push_back("translate.threads=" + std::to_string(args.threads));
   // --n-best K without --beam widens the beam to K.
   if (args.n_best > 0 && args.beam == 0) {
     overrides.push_back("translate.beam=" + std::to_string(args.n_best));

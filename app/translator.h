@@ -18,6 +18,7 @@ struct TranslateArgs {
   bool no_cache = false;
   std::string attention_file;  ///< empty = no attention dump
   int64_t force_len = 0;       ///< > 0: decode exactly this many tokens (benchmarks)
+  int64_t threads = -1;  ///< -1 = the model's translate.threads
   std::vector<std::string> overrides;
 };
 

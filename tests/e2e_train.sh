@@ -52,7 +52,7 @@ cmp -s "$WORK/once/model.pt" "$WORK/twice/model.pt" && pass "resumed weights are
   >/dev/null 2>"$WORK/int.err" &
 pid=$!
 for _ in $(seq 1 300); do
-  grep -q '"event":"train","step":5' "$WORK/int/log.jsonl" 2>/dev/null && break; sleep 0.2
+  grep -q '"step":5,' "$WORK/int/log.jsonl" 2>/dev/null && break; sleep 0.2
 done
 kill -INT $pid; wait $pid; code=$?
 [ "$code" = 130 ] && pass "SIGINT exits 130" || fail "SIGINT exit $code"
