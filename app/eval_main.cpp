@@ -16,6 +16,10 @@ int main(int argc, char** argv) {
     app.add_option("--batch-size", args.batch_size, "Sentences per batch")
         ->check(CLI::PositiveNumber);
     app.add_option("--hyps", args.hyps_out, "Also write the translations to this file");
+    app.add_option("--translations", args.translations,
+                   "Score these translations (one per distinct source, as --hyps writes) "
+                   "instead of the model's")
+        ->check(CLI::ExistingFile);
     app.add_flag("--no-translate", args.no_translate,
                  "Only the teacher-forced figures (skip BLEU/chrF)");
     app.add_option("--threads", args.threads, "CPU threads (0 = all cores)")

@@ -125,20 +125,36 @@ int run_evaluation(const EvalArgs& args) {
         order.push_back(p.src);
       }
     }
-    std::vector<std::vector<int64_t>> sources;
-    for (const auto& src : order) sources.push_back(trained.vocab->encode_source(src));
-    auto search = search_options(trained);
-    search.n_best = 1;
-    auto found = translate_sources(trained, sources, search, trained.config.translate.batch_size);
+    std::vector<std::string> texts;
+    if (!args.translations.empty()) {
+      std::ifstream in(args.translations);
+      if (!in) throw std::runtime_error(args.translations + ": cannot read translations");
+      for (std::string line; std::getline(in, line);) texts.push_back(line);
+      if (texts.size() != order.size()) {
+        throw std::runtime_error(args.translations + ": " + std::to_string(texts.size()) +
+                                 " lines, but " + args.pairs + " has " +
+                                 std::to_string(order.size()) + " distinct English sources");
+      }
+    } else {
+      std::vector<std::vector<int64_t>> sources;
+      for (const auto& src : order) sources.push_back(trained.vocab->encode_source(src));
+      auto search = search_options(trained);
+      search.n_best = 1;
+      auto found =
+          translate_sources(trained, sources, search, trained.config.translate.batch_size);
+      for (const auto& hypotheses : found) {
+        texts.push_back(hypotheses.empty() ? ""
+                                           : trained.vocab->decode_target(hypotheses[0].tokens));
+      }
+    }
     std::ofstream hyps_file;
     if (!args.hyps_out.empty()) {
       hyps_file.open(args.hyps_out, std::ios::trunc);
       if (!hyps_file) throw std::runtime_error(args.hyps_out + ": cannot write translations");
     }
     for (size_t i = 0; i < order.size(); ++i) {
-      auto text = found[i].empty() ? "" : trained.vocab->decode_target(found[i][0].tokens);
-      if (hyps_file.is_open()) hyps_file << text << '\n';
-      translations[order[i]] = std::move(text);
+      if (hyps_file.is_open()) hyps_file << texts[i] << '\n';
+      translations[order[i]] = std::move(texts[i]);
     }
   }
 

@@ -16,6 +16,9 @@ struct EvalArgs {
   int64_t batch_size = 0;  ///< 0 = the model's translate.batch_size
   std::string hyps_out;    ///< empty = do not write translations
   bool no_translate = false;
+  /// Score these translations (one line per distinct English source, in first-occurrence
+  /// order, as --hyps writes them) instead of translating: compares other systems.
+  std::string translations;
   int64_t threads = -1;  ///< -1 = the model's translate.threads
   std::vector<std::string> overrides;
 };

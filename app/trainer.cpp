@@ -357,6 +357,12 @@ int Trainer::run() {
   }
   config_.model.src_vocab = vocab->src().vocab_size();
   config_.model.tgt_vocab = vocab->tgt().vocab_size();
+  if (config_.tokenizer.kind == data::TokenizerKind::kWords) {
+    // Keras sizes the book's embeddings by max_tokens, not by the words found (the English
+    // side has ~12k): keep that, so parameter counts match the book's 19,960,216.
+    config_.model.src_vocab = std::max(config_.model.src_vocab, config_.tokenizer.vocab_size);
+    config_.model.tgt_vocab = std::max(config_.model.tgt_vocab, config_.tokenizer.vocab_size);
+  }
   validate(config_);
   write_file_atomic(join_path(dir_, model_files::kConfig), config_to_json(config_).dump(2) + "\n");
   train_ = encode_pairs(*vocab, split.train);
@@ -470,7 +476,8 @@ int Trainer::run() {
                    {"train_loss", step_loss},
                    {"accuracy", window.accuracy()},
                    {"lr", learning_rate(t, state_.step - 1)},
-                   {"tokens_per_s", line.tokens_per_s}});
+                   {"tokens_per_s", line.tokens_per_s},
+                   {"target_tokens", state_.target_tokens}});
       window = TeacherForcedTotals{};
       window_start_tokens = state_.target_tokens;
       window_start_time = now;

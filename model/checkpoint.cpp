@@ -1,0 +1,167 @@
+#include "model/checkpoint.h"
+
+#include <ATen/core/Dict.h>
+#include <torch/serialize.h>
+#include <torch/serialize/input-archive.h>
+#include <torch/serialize/output-archive.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <map>
+#include <sstream>
+#include <stdexcept>
+#include <vector>
+
+namespace atento::model {
+namespace {
+
+std::string temporary_path(const std::string& path) {
+  return path + ".tmp-" + std::to_string(::getpid());
+}
+
+std::string shape_string(const torch::Tensor& t) {
+  std::ostringstream out;
+  out << t.sizes();
+  return out.str();
+}
+
+// Moves the finished temporary file over `path` (rename is atomic within one file system).
+void commit(const std::string& temporary, const std::string& path) {
+  if (std::rename(temporary.c_str(), path.c_str()) != 0) {
+    const std::string reason = std::strerror(errno);
+    std::remove(temporary.c_str());
+    throw std::runtime_error("cannot move '" + temporary + "' to '" + path + "': " + reason);
+  }
+}
+
+// Writes `bytes` to path via a flushed and fsync'ed temporary file.
+void write_atomically(const std::string& path, const std::vector<char>& bytes) {
+  const std::string temporary = temporary_path(path);
+  std::FILE* file = std::fopen(temporary.c_str(), "wb");
+  if (file == nullptr) {
+    throw std::runtime_error("cannot write '" + temporary + "': " + std::strerror(errno));
+  }
+  const bool written = std::fwrite(bytes.data(), 1, bytes.size(), file) == bytes.size() &&
+                       std::fflush(file) == 0 && ::fsync(::fileno(file)) == 0;
+  const std::string reason = std::strerror(errno);
+  if (std::fclose(file) != 0 || !written) {
+    std::remove(temporary.c_str());
+    throw std::runtime_error("cannot write '" + temporary + "': " + reason);
+  }
+  commit(temporary, path);
+}
+
+std::vector<char> read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    throw std::runtime_error("cannot open checkpoint '" + path + "': " + std::strerror(errno));
+  }
+  std::vector<char> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (in.bad()) {
+    throw std::runtime_error("cannot read checkpoint '" + path + "'");
+  }
+  return bytes;
+}
+
+// Every parameter and buffer of the module by its dotted path.
+std::map<std::string, torch::Tensor> named_state(const torch::nn::Module& module) {
+  std::map<std::string, torch::Tensor> state;
+  for (const auto& item : module.named_parameters()) {
+    state.emplace(item.key(), item.value());
+  }
+  for (const auto& item : module.named_buffers()) {
+    state.emplace(item.key(), item.value());
+  }
+  return state;
+}
+
+}  // namespace
+
+void save_weights(const torch::nn::Module& module, const std::string& path) {
+  c10::Dict<std::string, torch::Tensor> weights;
+  for (const auto& [name, tensor] : named_state(module)) {
+    weights.insert(name, tensor.detach().to(torch::kCPU));
+  }
+  write_atomically(path, torch::pickle_save(c10::IValue(weights)));
+}
+
+void load_weights(torch::nn::Module& module, const std::string& path) {
+  const auto bytes = read_file(path);
+  std::map<std::string, torch::Tensor> stored;
+  try {
+    const auto value = torch::pickle_load(bytes);
+    if (!value.isGenericDict()) {
+      throw std::runtime_error("not a dictionary of named tensors");
+    }
+    for (const auto& entry : value.toGenericDict()) {
+      stored.emplace(entry.key().toStringRef(), entry.value().toTensor());
+    }
+  } catch (const std::exception& e) {
+    throw std::runtime_error("checkpoint '" + path + "' is not a weights file: " + e.what());
+  }
+  auto expected = named_state(module);
+  // Compare everything before copying anything: a mismatch leaves the model untouched.
+  for (const auto& [name, tensor] : expected) {
+    const auto found = stored.find(name);
+    if (found == stored.end()) {
+      throw std::runtime_error("checkpoint '" + path + "' lacks parameter '" + name + "' (shape " +
+                               shape_string(tensor) +
+                               "): it was written for a different architecture");
+    }
+    if (!found->second.sizes().equals(tensor.sizes())) {
+      throw std::runtime_error("checkpoint '" + path + "': parameter '" + name + "' has shape " +
+                               shape_string(found->second) + " in the checkpoint but " +
+                               shape_string(tensor) +
+                               " in the model (different architecture or vocabulary size)");
+    }
+  }
+  for (const auto& [name, tensor] : stored) {
+    if (expected.count(name) == 0) {
+      throw std::runtime_error("checkpoint '" + path + "' holds parameter '" + name + "' (shape " +
+                               shape_string(tensor) +
+                               ") that the model lacks: it was written for a different "
+                               "architecture");
+    }
+  }
+  torch::NoGradGuard no_grad;
+  for (auto& [name, tensor] : expected) {
+    tensor.copy_(stored.at(name));
+  }
+}
+
+void save_optimizer(const torch::optim::Optimizer& optimizer, const std::string& path) {
+  const std::string temporary = temporary_path(path);
+  try {
+    torch::serialize::OutputArchive archive;
+    optimizer.save(archive);
+    archive.save_to(temporary);
+  } catch (const std::exception& e) {
+    std::remove(temporary.c_str());
+    throw std::runtime_error("cannot write optimizer state '" + temporary + "': " + e.what());
+  }
+  commit(temporary, path);
+}
+
+void load_optimizer(torch::optim::Optimizer& optimizer, const std::string& path) {
+  try {
+    // State tensors go where the parameters live (the archive would load them onto the CPU).
+    c10::optional<torch::Device> device;
+    for (const auto& group : optimizer.param_groups()) {
+      if (!group.params().empty()) {
+        device = group.params().front().device();
+        break;
+      }
+    }
+    torch::serialize::InputArchive archive;
+    archive.load_from(path, device);
+    optimizer.load(archive);
+  } catch (const std::exception& e) {
+    throw std::runtime_error("cannot load optimizer state '" + path + "': " + e.what());
+  }
+}
+
+}  // namespace atento::model

@@ -1,0 +1,50 @@
+#pragma once
+// Architecture of the encoder-decoder Transformer. The checkpoint carries these values
+// (config.json in the model directory), so translation needs no architecture flags.
+
+#include <cstdint>
+#include <string>
+
+namespace atento::model {
+
+/// How token positions enter the model (DLwP ch. 15: ~58% next-word accuracy without, ~67% with).
+enum class Positions { kLearned, kNone };
+
+/// Where layer normalisation sits in a block: after the residual sum (the book, Vaswani et al.)
+/// or before each sublayer (pre-norm, more stable for deep stacks).
+enum class Norm { kPost, kPre };
+
+struct ModelOptions {
+  /// Source (English) vocabulary size, taken from the tokenizer.
+  int64_t src_vocab = 8000;
+  /// Target (Spanish) vocabulary size, taken from the tokenizer.
+  int64_t tgt_vocab = 8000;
+  /// Width D of every token representation.
+  int64_t d_model = 256;
+  /// Attention heads H per attention layer.
+  int64_t n_heads = 8;
+  /// Width Dh of each head's queries/keys/values (the book: 256 = d_model; modern: D / H).
+  int64_t head_dim = 32;
+  /// Inner width of the position-wise feed-forward layer.
+  int64_t d_ff = 1024;
+  /// Number of encoder blocks.
+  int64_t encoder_layers = 2;
+  /// Number of decoder blocks.
+  int64_t decoder_layers = 2;
+  /// Dropout inside blocks (after attention and feed-forward, before the residual sum).
+  double dropout = 0.1;
+  /// Dropout on the decoder output before the vocabulary projection (the book: 0.5).
+  double output_dropout = 0.0;
+  /// Learned position embeddings, or none (the ablation).
+  Positions positions = Positions::kLearned;
+  /// Longest sequence (source or decoder input) the position tables cover.
+  int64_t max_len = 64;
+  /// Output projection shares the target embedding matrix (Press & Wolf 2017).
+  bool tie_embeddings = true;
+  /// Post-norm (the book) or pre-norm blocks.
+  Norm norm = Norm::kPost;
+  /// Torch device string: "cpu", "cuda", "cuda:1".
+  std::string device = "cpu";
+};
+
+}  // namespace atento::model

@@ -1,0 +1,126 @@
+#pragma once
+// Helpers shared by the model tests: small configurations, random padded batches, and a tiny
+// memorisation run.
+
+#include <torch/torch.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+#include "model/seq2seq.h"
+
+namespace atento::model::testing {
+
+constexpr int64_t kBos = 1;
+constexpr int64_t kEos = 2;
+constexpr int64_t kFirstWord = 3;
+
+/// A model small enough that every invariant test runs in milliseconds.
+inline ModelOptions small_options(Norm norm = Norm::kPost) {
+  ModelOptions options;
+  options.src_vocab = 23;
+  options.tgt_vocab = 29;
+  options.d_model = 32;
+  options.n_heads = 4;
+  options.head_dim = 8;
+  options.d_ff = 64;
+  options.encoder_layers = 2;
+  options.decoder_layers = 2;
+  options.dropout = 0.1;
+  options.output_dropout = 0.5;
+  options.max_len = 16;
+  options.tie_embeddings = false;
+  options.norm = norm;
+  return options;
+}
+
+/// Right-padded [B,L] int64 batch of the given rows (pad 0).
+inline torch::Tensor pad_rows(const std::vector<std::vector<int64_t>>& rows, int64_t length = 0) {
+  for (const auto& row : rows) {
+    length = std::max<int64_t>(length, static_cast<int64_t>(row.size()));
+  }
+  auto batch = torch::zeros({static_cast<int64_t>(rows.size()), length}, torch::kLong);
+  for (size_t i = 0; i < rows.size(); ++i) {
+    for (size_t j = 0; j < rows[i].size(); ++j) {
+      batch[i][j] = rows[i][j];
+    }
+  }
+  return batch;
+}
+
+/// Random words (ids kFirstWord..vocab-1) of the given length.
+inline std::vector<int64_t> random_words(int64_t length, int64_t vocab) {
+  auto ids = torch::randint(kFirstWord, vocab, {length}, torch::kLong);
+  return {ids.data_ptr<int64_t>(), ids.data_ptr<int64_t>() + length};
+}
+
+/// Source sentences and their targets (words only, no bos/eos).
+struct Pairs {
+  std::vector<std::vector<int64_t>> src, tgt;
+};
+
+inline Pairs random_pairs(int64_t count, int64_t src_vocab, int64_t tgt_vocab, int64_t min_len,
+                          int64_t max_len) {
+  Pairs pairs;
+  for (int64_t i = 0; i < count; ++i) {
+    const int64_t n = min_len + (i * 7) % (max_len - min_len + 1);
+    const int64_t m = min_len + (i * 5 + 3) % (max_len - min_len + 1);
+    pairs.src.push_back(random_words(n, src_vocab));
+    pairs.tgt.push_back(random_words(m, tgt_vocab));
+  }
+  return pairs;
+}
+
+/// Teacher-forcing tensors: src [B,S], decoder input bos+words [B,T], expected words+eos [B,T].
+struct TeacherBatch {
+  torch::Tensor src, tgt_in, tgt_out;
+};
+
+inline TeacherBatch teacher_batch(const Pairs& pairs) {
+  std::vector<std::vector<int64_t>> in, out;
+  for (const auto& words : pairs.tgt) {
+    std::vector<int64_t> a{kBos}, b(words);
+    a.insert(a.end(), words.begin(), words.end());
+    b.push_back(kEos);
+    in.push_back(a);
+    out.push_back(b);
+  }
+  return {pad_rows(pairs.src), pad_rows(in), pad_rows(out)};
+}
+
+/// Teacher-forced next-token accuracy over real (non-padding) target positions.
+inline double teacher_accuracy(Seq2Seq& model, const TeacherBatch& batch) {
+  torch::NoGradGuard no_grad;
+  const bool was_training = model->is_training();
+  model->eval();
+  const auto predicted = model->forward(batch.src, batch.tgt_in).argmax(-1);  // [B,T]
+  model->train(was_training);
+  const auto real = batch.tgt_out.ne(0);
+  return predicted.eq(batch.tgt_out).logical_and(real).sum().item<double>() /
+         real.sum().item<double>();
+}
+
+/// Trains on one full batch with Adam, projecting only real target positions (as the trainer
+/// does), for at most `steps` steps, stopping once every target token is predicted. Returns the
+/// final teacher-forced accuracy.
+inline double memorise(Seq2Seq& model, const TeacherBatch& batch, int64_t steps, double lr) {
+  torch::optim::Adam optimizer(model->parameters(), torch::optim::AdamOptions(lr));
+  model->train();
+  const auto real = batch.tgt_out.ne(0);             // [B,T]
+  const auto targets = batch.tgt_out.index({real});  // [N]
+  for (int64_t step = 0; step < steps; ++step) {
+    optimizer.zero_grad();
+    auto hidden = model->decode_hidden(model->encode(batch.src), batch.tgt_in);  // [B,T,D]
+    auto logits = model->project(hidden.index({real}));                          // [N,V]
+    auto loss = torch::nn::functional::cross_entropy(logits, targets);
+    loss.backward();
+    optimizer.step();
+    if (step % 25 == 24 && teacher_accuracy(model, batch) == 1.0) {
+      break;
+    }
+  }
+  return teacher_accuracy(model, batch);
+}
+
+}  // namespace atento::model::testing
