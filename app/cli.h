@@ -4,7 +4,6 @@
 // stderr start with "error:".
 
 #include <CLI/CLI.hpp>
-
 #include <cstdint>
 #include <functional>
 #include <string>

@@ -327,8 +327,7 @@ void validate(const Config& c) {
   check(m.encoder_layers >= 1, "model.encoder_layers", "must be positive");
   check(m.decoder_layers >= 1, "model.decoder_layers", "must be positive");
   check(m.dropout >= 0 && m.dropout < 1, "model.dropout", "must be in [0, 1)");
-  check(m.output_dropout >= 0 && m.output_dropout < 1, "model.output_dropout",
-        "must be in [0, 1)");
+  check(m.output_dropout >= 0 && m.output_dropout < 1, "model.output_dropout", "must be in [0, 1)");
   check(m.max_len >= t.src_len, "model.max_len",
         "must cover tokenizer.src_len (" + std::to_string(t.src_len) + ")");
   check(m.max_len >= t.tgt_len - 1, "model.max_len",

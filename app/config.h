@@ -7,9 +7,8 @@
 //   4. one validate() over the result
 // Unknown sections/keys and wrong types are errors naming the key.
 
-#include <nlohmann/json_fwd.hpp>
-
 #include <cstdint>
+#include <nlohmann/json_fwd.hpp>
 #include <stdexcept>
 #include <string>
 #include <vector>

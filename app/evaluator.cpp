@@ -97,8 +97,7 @@ int run_evaluation(const EvalArgs& args) {
   auto pairs = data::read_pairs(args.pairs, trained.config.data, &report);
   for (const auto& problem : report.problems) std::cerr << "warning: " << problem << "\n";
   if (report.skipped > 0) {
-    std::cerr << "warning: " << args.pairs << ": skipped " << report.skipped
-              << " bad line(s)\n";
+    std::cerr << "warning: " << args.pairs << ": skipped " << report.skipped << " bad line(s)\n";
   }
 
   // Sources seen in training: the spa-eng corpus repeats ~18% of test sources in training,
@@ -140,8 +139,7 @@ int run_evaluation(const EvalArgs& args) {
       for (const auto& src : order) sources.push_back(trained.vocab->encode_source(src));
       auto search = search_options(trained);
       search.n_best = 1;
-      auto found =
-          translate_sources(trained, sources, search, trained.config.translate.batch_size);
+      auto found = translate_sources(trained, sources, search, trained.config.translate.batch_size);
       for (const auto& hypotheses : found) {
         texts.push_back(hypotheses.empty() ? ""
                                            : trained.vocab->decode_target(hypotheses[0].tokens));
@@ -163,9 +161,8 @@ int run_evaluation(const EvalArgs& args) {
   auto fresh = evaluate_pairs(trained, unseen, translations, batch_tokens);
   if (args.json) {
     json out = to_json(all);
-    out["tokenizer"] = trained.config.tokenizer.kind == data::TokenizerKind::kWords
-                           ? "words"
-                           : "sentencepiece";
+    out["tokenizer"] =
+        trained.config.tokenizer.kind == data::TokenizerKind::kWords ? "words" : "sentencepiece";
     out["beam"] = trained.config.translate.beam;
     out["weights"] = trained.weights;
     out["unseen"] = have_train ? to_json(fresh) : json(nullptr);
@@ -173,8 +170,7 @@ int run_evaluation(const EvalArgs& args) {
     std::cout << out.dump() << std::endl;
   } else {
     std::printf("model %s (%s tokens; weights %s)\n", args.model_dir.c_str(),
-                trained.config.tokenizer.kind == data::TokenizerKind::kWords ? "word"
-                                                                             : "subword",
+                trained.config.tokenizer.kind == data::TokenizerKind::kWords ? "word" : "subword",
                 trained.weights.c_str());
     print_table("all", all);
     if (have_train) print_table("unseen sources", fresh);

@@ -1,19 +1,10 @@
 #pragma once
-// Small filesystem helpers with the guarantees the model directory needs.
+// Small filesystem helpers of the model directory (atomic writes and whole-file reads are
+// data/text_io.h's).
 
 #include <string>
 
 namespace atento {
-
-/// Writes `content` to `path` atomically: a temporary file beside it, fsync, then rename. A
-/// crash at any moment leaves either the old file or the new one, never a torn one.
-void write_file_atomic(const std::string& path, const std::string& content);
-
-/// Renames `from` onto `to` after fsync'ing `from` (`to` is replaced atomically).
-void commit_file(const std::string& from, const std::string& to);
-
-/// The whole file as a string; throws naming the file if it cannot be read.
-std::string read_file(const std::string& path);
 
 /// Creates `dir` (and parents) and checks that a file can be written in it; throws a clear
 /// error naming the directory otherwise.

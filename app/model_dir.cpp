@@ -3,6 +3,7 @@
 #include <torch/torch.h>
 
 #include "app/files.h"
+#include "data/text_io.h"
 #include "model/checkpoint.h"
 
 namespace atento {
@@ -24,7 +25,7 @@ std::optional<std::string> latest_checkpoint(const std::string& model_dir) {
   auto dir = join_path(model_dir, model_files::kCheckpoints);
   auto pointer = join_path(dir, model_files::kLatest);
   if (!file_exists(pointer)) return std::nullopt;
-  auto name = read_file(pointer);
+  auto name = data::read_whole_file(pointer, "checkpoint pointer");
   while (!name.empty() && (name.back() == '\n' || name.back() == ' ')) name.pop_back();
   auto path = join_path(dir, name);
   if (name.empty() || !file_exists(path)) {

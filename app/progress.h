@@ -2,11 +2,10 @@
 // Training progress: a one-line bar redrawn in place on a terminal, plain lines otherwise,
 // and the machine-readable log.jsonl beside them.
 
-#include <nlohmann/json.hpp>
-
 #include <chrono>
 #include <cstdint>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <string>
 
 namespace atento {

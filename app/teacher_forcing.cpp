@@ -15,15 +15,15 @@ BatchObjective teacher_forced(model::Seq2Seq& model, const data::Batch& batch,
                               double label_smoothing, const torch::Device& device) {
   auto src = batch.src.to(device);
   auto tgt_in = batch.tgt_in.to(device);
-  auto keep = batch.tgt_keep.to(device).reshape({-1});                 // [B*T]
-  auto hidden = model->decode_hidden(model->encode(src), tgt_in);      // [B,T,D]
-  auto rows = keep.nonzero().squeeze(1);                               // [N]
-  auto real = hidden.reshape({-1, hidden.size(-1)}).index_select(0, rows);  // [N,D]
-  auto logits = model->project(real);                                  // [N,V]
+  auto keep = batch.tgt_keep.to(device).reshape({-1});                          // [B*T]
+  auto hidden = model->decode_hidden(model->encode(src), tgt_in);               // [B,T,D]
+  auto rows = keep.nonzero().squeeze(1);                                        // [N]
+  auto real = hidden.reshape({-1, hidden.size(-1)}).index_select(0, rows);      // [N,D]
+  auto logits = model->project(real);                                           // [N,V]
   auto targets = batch.tgt_out.to(device).reshape({-1}).index_select(0, rows);  // [N]
 
-  auto logp = torch::log_softmax(logits, -1);                         // [N,V]
-  auto nll = -logp.gather(1, targets.unsqueeze(1)).squeeze(1);         // [N]
+  auto logp = torch::log_softmax(logits, -1);                   // [N,V]
+  auto nll = -logp.gather(1, targets.unsqueeze(1)).squeeze(1);  // [N]
   // Label smoothing (Szegedy et al. 2016) as torch's cross_entropy: ε spread uniformly.
   auto loss = label_smoothing > 0
                   ? ((1.0 - label_smoothing) * nll - label_smoothing * logp.mean(-1)).sum()

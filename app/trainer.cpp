@@ -1,5 +1,6 @@
 #include "app/trainer.h"
 
+#include <malloc.h>
 #include <torch/torch.h>
 #include <unistd.h>
 
@@ -20,6 +21,7 @@
 #include "app/teacher_forcing.h"
 #include "data/batch.h"
 #include "data/corpus.h"
+#include "data/text_io.h"
 #include "data/tokenizer.h"
 #include "model/checkpoint.h"
 #include "model/seq2seq.h"
@@ -113,17 +115,15 @@ std::unique_ptr<torch::optim::Optimizer> make_optimizer(const TrainOptions& t,
                                                         std::vector<torch::Tensor> params) {
   switch (t.optimizer) {
     case OptimizerKind::kAdam:
-      return std::make_unique<torch::optim::Adam>(
-          params, torch::optim::AdamOptions(t.lr)
-                      .betas({t.beta1, t.beta2})
-                      .eps(t.eps)
-                      .weight_decay(t.weight_decay));
+      return std::make_unique<torch::optim::Adam>(params, torch::optim::AdamOptions(t.lr)
+                                                              .betas({t.beta1, t.beta2})
+                                                              .eps(t.eps)
+                                                              .weight_decay(t.weight_decay));
     case OptimizerKind::kAdamW:
-      return std::make_unique<torch::optim::AdamW>(
-          params, torch::optim::AdamWOptions(t.lr)
-                      .betas({t.beta1, t.beta2})
-                      .eps(t.eps)
-                      .weight_decay(t.weight_decay));
+      return std::make_unique<torch::optim::AdamW>(params, torch::optim::AdamWOptions(t.lr)
+                                                               .betas({t.beta1, t.beta2})
+                                                               .eps(t.eps)
+                                                               .weight_decay(t.weight_decay));
     case OptimizerKind::kRmsprop:
       return std::make_unique<torch::optim::RMSprop>(
           params,
@@ -240,9 +240,9 @@ void Trainer::save_checkpoint() {
   fs::create_directories(dir);
   model::save_weights(*model_, join_path(dir, model_files::kBestWeights));
   model::save_optimizer(*optimizer_, join_path(dir, "optimizer.pt"));
-  write_file_atomic(join_path(dir, "state.json"), to_json(state_).dump(2) + "\n");
+  data::write_file_atomically(join_path(dir, "state.json"), to_json(state_).dump(2) + "\n");
   auto previous = latest_checkpoint(dir_);
-  write_file_atomic(join_path(root, model_files::kLatest), name + "\n");
+  data::write_file_atomically(join_path(root, model_files::kLatest), name + "\n");
   if (previous && fs::path(*previous).filename() != name) fs::remove_all(*previous);
 }
 
@@ -254,7 +254,7 @@ bool Trainer::load_checkpoint() {
   auto state_path = join_path(*dir, "state.json");
   json state;
   try {
-    state = json::parse(read_file(state_path));
+    state = json::parse(data::read_whole_file(state_path, "training state"));
   } catch (const json::parse_error& e) {
     throw std::runtime_error(state_path + ": corrupt training state: " + e.what());
   }
@@ -289,12 +289,12 @@ void Trainer::validate_now() {
     state_.best_step = state_.step;
     state_.evals_since_best = 0;
     model::save_weights(*model_, join_path(dir_, model_files::kBestWeights));
-    write_file_atomic(join_path(dir_, model_files::kBestInfo),
-                      json{{"step", state_.step},
-                           {"loss", totals.loss()},
-                           {"next_word_accuracy", totals.accuracy()}}
-                              .dump(2) +
-                          "\n");
+    data::write_file_atomically(join_path(dir_, model_files::kBestInfo),
+                                json{{"step", state_.step},
+                                     {"loss", totals.loss()},
+                                     {"next_word_accuracy", totals.accuracy()}}
+                                        .dump(2) +
+                                    "\n");
   } else {
     state_.evals_since_best++;
   }
@@ -350,8 +350,7 @@ int Trainer::run() {
   if (data::vocabularies_exist(dir_, config_.tokenizer)) {
     vocab = std::make_unique<data::Vocabularies>(data::load_vocabularies(dir_, config_.tokenizer));
   } else {
-    display_->message("training tokenizers on " + std::to_string(split.train.size()) +
-                      " pairs");
+    display_->message("training tokenizers on " + std::to_string(split.train.size()) + " pairs");
     vocab = std::make_unique<data::Vocabularies>(
         data::train_vocabularies(split.train, config_.tokenizer, dir_));
   }
@@ -364,7 +363,8 @@ int Trainer::run() {
     config_.model.tgt_vocab = std::max(config_.model.tgt_vocab, config_.tokenizer.vocab_size);
   }
   validate(config_);
-  write_file_atomic(join_path(dir_, model_files::kConfig), config_to_json(config_).dump(2) + "\n");
+  data::write_file_atomically(join_path(dir_, model_files::kConfig),
+                              config_to_json(config_).dump(2) + "\n");
   train_ = encode_pairs(*vocab, split.train);
   valid_ = encode_pairs(*vocab, split.valid);
 
@@ -427,7 +427,9 @@ int Trainer::run() {
     // Re-seeding from the step makes dropout a function of (seed, step): exact resume.
     torch::manual_seed(t.seed + 1000003ULL * (state_.step + 1));
     set_learning_rate(*optimizer_, learning_rate(t, state_.step));
-    optimizer_->zero_grad();
+    // Undefined gradients (PyTorch's set_to_none) spare a zero-fill of every parameter
+    // gradient per step; backward then writes instead of accumulating.
+    for (auto& parameter : model_->parameters()) parameter.mutable_grad() = torch::Tensor();
     std::vector<data::Batch> group;
     int64_t step_tokens = 0;
     for (int64_t k = 0; k < t.accumulate && state_.batch_in_epoch < int64_t(batches.size()); ++k) {
@@ -462,8 +464,8 @@ int Trainer::run() {
     line.step = state_.step;
     line.loss = window.loss();
     line.accuracy = window.accuracy();
-    line.tokens_per_s = (state_.target_tokens - window_start_tokens) /
-                        std::max(1e-9, now - window_start_time);
+    line.tokens_per_s =
+        (state_.target_tokens - window_start_tokens) / std::max(1e-9, now - window_start_time);
     line.elapsed_s = now;
     line.fraction_done = fraction_done(now, batches.size());
     display_->update(line, t.log_every_steps);
@@ -486,14 +488,14 @@ int Trainer::run() {
   }
   state_.elapsed_s = elapsed();
   if (state_.last_eval_step != state_.step) validate_now();
-  log_->write({{"event", "end"},
-               {"step", state_.step},
-               {"epoch", state_.epoch},
-               {"elapsed_s", state_.elapsed_s},
-               {"reason", reason},
-               {"best_step", state_.best_step},
-               {"best_value", std::isnan(state_.best_value) ? json(nullptr)
-                                                            : json(state_.best_value)}});
+  log_->write(
+      {{"event", "end"},
+       {"step", state_.step},
+       {"epoch", state_.epoch},
+       {"elapsed_s", state_.elapsed_s},
+       {"reason", reason},
+       {"best_step", state_.best_step},
+       {"best_value", std::isnan(state_.best_value) ? json(nullptr) : json(state_.best_value)}});
   display_->message("done (" + reason + ") after " + std::to_string(state_.step) +
                     " steps; best model (step " + std::to_string(state_.best_step) + ") in " +
                     join_path(dir_, model_files::kBestWeights));
@@ -503,6 +505,10 @@ int Trainer::run() {
 }  // namespace
 
 int run_training(const TrainArgs& args) {
+  // Each step allocates and frees the same large buffers (logits are N×V floats); glibc would
+  // hand them back to the kernel and page-fault them in again every step. Keep them in the heap.
+  mallopt(M_MMAP_MAX, 0);
+  mallopt(M_TRIM_THRESHOLD, 1 << 30);
   Config config = load_config(args.config, args.overrides);
   ensure_writable_dir(args.out);
   auto saved_path = join_path(args.out, model_files::kConfig);

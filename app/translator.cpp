@@ -13,6 +13,7 @@
 #include "app/cli.h"
 #include "app/files.h"
 #include "data/corpus.h"
+#include "data/text_io.h"
 
 namespace atento {
 
@@ -36,9 +37,8 @@ std::vector<std::vector<model::Hypothesis>> translate_sources(
   std::vector<std::vector<model::Hypothesis>> results(sources.size());
   std::vector<size_t> order(sources.size());
   std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-    return sources[a].size() < sources[b].size();
-  });
+  std::stable_sort(order.begin(), order.end(),
+                   [&](size_t a, size_t b) { return sources[a].size() < sources[b].size(); });
   for (size_t begin = 0; begin < order.size(); begin += batch_size) {
     size_t end = std::min(order.size(), begin + static_cast<size_t>(batch_size));
     size_t width = 1;  // at least one (padding) column, so an empty source still decodes
@@ -95,8 +95,7 @@ std::vector<std::string> command_line_overrides(const TranslateArgs& args) {
 }
 
 nlohmann::json attention_record(const TrainedModel& trained, int64_t line,
-                                const std::vector<int64_t>& source,
-                                const model::Hypothesis& best) {
+                                const std::vector<int64_t>& source, const model::Hypothesis& best) {
   nlohmann::json record;
   record["line"] = line;
   auto& src_tokens = record["source_tokens"] = nlohmann::json::array();
@@ -192,9 +191,11 @@ int run_translation(const TranslateArgs& args) {
     }
   }
   out.flush();
-  if (!out) throw std::runtime_error((args.output.empty() ? "<stdout>" : args.output) +
-                                     std::string(": write failed"));
-  if (search.record_attention) write_file_atomic(args.attention_file, attention.dump() + "\n");
+  if (!out)
+    throw std::runtime_error((args.output.empty() ? "<stdout>" : args.output) +
+                             std::string(": write failed"));
+  if (search.record_attention)
+    data::write_file_atomically(args.attention_file, attention.dump() + "\n");
   double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   char summary[256];

@@ -5,31 +5,28 @@
 #include <string>
 #include <vector>
 
+#include "app/model_dir.h"
+#include "model/search.h"
+
 namespace atento {
 
 /// Command line of atento-translate. Unset numbers (0) fall back to the model's config.
 struct TranslateArgs {
   std::string model_dir;
-  std::string input;           ///< empty = stdin
-  std::string output;          ///< empty = stdout
+  std::string input;   ///< empty = stdin
+  std::string output;  ///< empty = stdout
   int64_t beam = 0;
   int64_t n_best = 0;
   int64_t batch_size = 0;
   bool no_cache = false;
   std::string attention_file;  ///< empty = no attention dump
   int64_t force_len = 0;       ///< > 0: decode exactly this many tokens (benchmarks)
-  int64_t threads = -1;  ///< -1 = the model's translate.threads
+  int64_t threads = -1;        ///< -1 = the model's translate.threads
   std::vector<std::string> overrides;
 };
 
+/// Reads, translates and writes; returns the exit code.
 int run_translation(const TranslateArgs& args);
-
-}  // namespace atento
-
-#include "app/model_dir.h"
-#include "model/search.h"
-
-namespace atento {
 
 /// Search settings of a loaded model (translate.* of its config).
 model::SearchOptions search_options(const TrainedModel& trained);

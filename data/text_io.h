@@ -1,5 +1,5 @@
 #pragma once
-// Small file helpers of the data pipeline (internal to data/).
+// Whole-file reads and atomic writes, for data/ and app/.
 
 #include <string>
 

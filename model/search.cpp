@@ -177,8 +177,8 @@ std::vector<std::vector<Hypothesis>> greedy_search(Seq2Seq& model, const torch::
       }
       const auto rows = to_device(keep, device);
       state.reorder(rows);
-      scores = scores.index_select(0, rows);
-      best_token = best_token.index_select(0, rows);
+      scores = scores.index_select(0, rows);          // [R] → [R']
+      best_token = best_token.index_select(0, rows);  // [R] → [R']
       std::vector<int64_t> remaining;
       for (const int64_t row : keep) {
         remaining.push_back(sentence_of_row[row]);

@@ -53,6 +53,7 @@ void check_ids(const torch::Tensor& ids, const char* what) {
   TORCH_CHECK(ids.scalar_type() == torch::kLong, what, " must be int64, got ", ids.scalar_type());
 }
 
+// [B,...] → [B',...]: rows `indices` of x (undefined stays undefined).
 torch::Tensor select_rows(const torch::Tensor& x, const torch::Tensor& indices) {
   return x.defined() ? x.index_select(0, indices) : x;
 }
@@ -264,6 +265,7 @@ void LayerCache::append(const torch::Tensor& k, const torch::Tensor& v) {
     self_k = grow(self_k);
     self_v = grow(self_v);
   }
+  // [B,H,T,Dh] into positions length..length+T-1 of [B,H,capacity,Dh]
   self_k.narrow(2, length, added).copy_(k);
   self_v.narrow(2, length, added).copy_(v);
   length = needed;

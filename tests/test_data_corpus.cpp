@@ -12,36 +12,15 @@
 #include <vector>
 
 #include "data/corpus.h"
+#include "tests/test_data_util.h"
 
 namespace atento::data {
 namespace {
 
 namespace fs = std::filesystem;
 
-const std::string kSample = std::string(ATENTO_SOURCE_DIR) + "/data/sample/sample.tsv";
-
-class TempDir {
- public:
-  TempDir() {
-    static std::atomic<int> counter{0};
-    path_ = fs::temp_directory_path() /
-            ("atento_test_corpus_" + std::to_string(::getpid()) + "_" + std::to_string(counter++));
-    fs::create_directories(path_);
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path_, ec);
-  }
-  std::string file(const std::string& name) const { return (path_ / name).string(); }
-  /// Writes `bytes` verbatim into `name` and returns its path.
-  std::string write(const std::string& name, const std::string& bytes) const {
-    std::ofstream(file(name), std::ios::binary) << bytes;
-    return file(name);
-  }
-
- private:
-  fs::path path_;
-};
+using test_util::kSample;
+using test_util::TempDir;
 
 // Reads `bytes` as a corpus file; `report` receives what the reader found.
 std::vector<Pair> read_bytes(const TempDir& dir, const std::string& bytes, ReadReport* report,

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "data/corpus.h"
+#include "tests/test_data_util.h"
 #include "data/sentencepiece.h"
 #include "data/tokenizer.h"
 #include "data/words.h"
@@ -23,30 +24,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const std::string kSample = std::string(ATENTO_SOURCE_DIR) + "/data/sample/sample.tsv";
-
-class TempDir {
- public:
-  TempDir() {
-    static std::atomic<int> counter{0};
-    path_ = fs::temp_directory_path() /
-            ("atento_test_tok_" + std::to_string(::getpid()) + "_" + std::to_string(counter++));
-    fs::create_directories(path_);
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path_, ec);
-  }
-  std::string str() const { return path_.string(); }
-  std::string file(const std::string& name) const { return (path_ / name).string(); }
-  std::string write(const std::string& name, const std::string& bytes) const {
-    std::ofstream(file(name), std::ios::binary) << bytes;
-    return file(name);
-  }
-
- private:
-  fs::path path_;
-};
+using test_util::kSample;
+using test_util::TempDir;
 
 // Sets an environment variable for the life of the object.
 class ScopedEnv {
