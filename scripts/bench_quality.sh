@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
 # Translation quality against the rule-based Apertium system, side by side, same sentences,
 # same scorer (atento-eval: sacreBLEU-style BLEU and chrF).
-#   scripts/bench_quality.sh [MODEL_DIR]      (default runs/base)
-# Scores the model's test split, and its subset whose English source never occurs in training.
+#   scripts/bench_quality.sh [MODEL_DIR [atento-eval flags...]]   (default runs/base)
+# Scores the model's test split, and its subset whose English source never occurs in training
+# (atento-eval reports both).
 # Needs Debian's apertium-eng-spa (installed here when missing).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 model=${1:-runs/base}
+shift || true
+eval_flags=("$@")  # e.g. --beam 1
 [ -f "$model/model.pt" ] || { echo "error: $model has no trained model" >&2; exit 2; }
 if ! command -v apertium >/dev/null || ! apertium -l 2>/dev/null | grep -q eng-spa; then
   sudo=""; [ "$(id -u)" -eq 0 ] || sudo=sudo
@@ -14,26 +17,23 @@ if ! command -v apertium >/dev/null || ! apertium -l 2>/dev/null | grep -q eng-s
 fi
 out=$model/quality
 mkdir -p "$out"
-# The unseen subset: test pairs whose English source is not among the training sources.
-python3 - "$model/train.tsv" "$model/test.tsv" "$out/unseen.tsv" <<'PY'
-import sys
-seen = {l.split("\t")[0] for l in open(sys.argv[1], encoding="utf-8")}
-with open(sys.argv[3], "w", encoding="utf-8") as f:
-    for l in open(sys.argv[2], encoding="utf-8"):
-        if l.split("\t")[0] not in seen:
-            f.write(l)
+pairs=$model/test.tsv
+# Distinct English sources in first-occurrence order, as atento-eval expects translations.
+awk -F'\t' '!seen[$1]++ {print $1}' "$pairs" >"$out/test.en"
+apertium -u eng-spa <"$out/test.en" >"$out/apertium.es"
+build/atento-eval --model "$model" --pairs "$pairs" --json --hyps "$out/atento.es" "${eval_flags[@]}" \
+  >"$out/atento.json"
+build/atento-eval --model "$model" --pairs "$pairs" --json --translations "$out/apertium.es" "${eval_flags[@]}" \
+  >"$out/apertium.json"
+# The unseen subset: test pairs whose English source never occurs in the model's train.tsv.
+python3 - "$out/atento.json" "$out/apertium.json" <<'PY'
+import json, sys
+rows = [("atento", json.load(open(sys.argv[1]))), ("apertium", json.load(open(sys.argv[2])))]
+print("%-10s %-8s %7s %8s %7s %7s" % ("system", "subset", "pairs", "sources", "BLEU", "chrF"))
+for subset in ("test", "unseen"):
+    for name, r in rows:
+        f = r if subset == "test" else r["unseen"]
+        print("%-10s %-8s %7d %8d %7.2f %7.2f" % (name, subset, f["pairs"], f["sources"], f["bleu"], f["chrf"]))
+gap = rows[0][1]["unseen"]["bleu"] - rows[1][1]["unseen"]["bleu"]
+print("BLEU gap on unseen sources (atento - apertium): %+.2f" % gap)
 PY
-printf '%-10s %-8s %7s %8s %7s %7s\n' system subset pairs sources BLEU chrF
-for subset in test unseen; do
-  pairs=$model/test.tsv; [ "$subset" = unseen ] && pairs=$out/unseen.tsv
-  # distinct English sources in first-occurrence order, as atento-eval expects
-  awk -F'\t' '!seen[$1]++ {print $1}' "$pairs" >"$out/$subset.en"
-  apertium -u eng-spa <"$out/$subset.en" >"$out/$subset.apertium.es"
-  for system in atento apertium; do
-    flags=(--hyps "$out/$subset.$system.es")
-    [ "$system" = apertium ] && flags=(--translations "$out/$subset.apertium.es")
-    build/atento-eval --model "$model" --pairs "$pairs" --json "${flags[@]}" >"$out/$subset.$system.json"
-    python3 -c "import json,sys; r=json.load(open(sys.argv[1])); print('%-10s %-8s %7d %8d %7.2f %7.2f' % (sys.argv[2], sys.argv[3], r['pairs'], r['sources'], r['bleu'], r['chrf']))" \
-      "$out/$subset.$system.json" "$system" "$subset"
-  done
-done
