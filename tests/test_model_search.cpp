@@ -34,17 +34,7 @@ struct Memorised {
 Memorised& memorised() {
   static Memorised m = [] {
     torch::manual_seed(31);
-    ModelOptions options;
-    options.src_vocab = 20;
-    options.tgt_vocab = 20;
-    options.d_model = 64;
-    options.n_heads = 4;
-    options.head_dim = 16;
-    options.d_ff = 128;
-    options.encoder_layers = 1;
-    options.decoder_layers = 2;
-    options.dropout = 0.0;
-    options.max_len = 16;
+    const ModelOptions options = testing::memorisation_options(/*encoder_layers=*/1, 16);
     Memorised result;
     result.model = Seq2Seq(options);
     result.pairs = testing::random_pairs(8, 20, 20, 2, 7);

@@ -296,17 +296,7 @@ TEST(ModelSeq2Seq, OptimizerStateRoundTripsThroughAFile) {
 
 TEST(ModelSeq2Seq, TinyModelMemorisesSixteenPairs) {
   torch::manual_seed(21);
-  ModelOptions options;
-  options.src_vocab = 20;
-  options.tgt_vocab = 20;
-  options.d_model = 64;
-  options.n_heads = 4;
-  options.head_dim = 16;
-  options.d_ff = 128;
-  options.encoder_layers = 2;
-  options.decoder_layers = 2;
-  options.dropout = 0.0;
-  options.max_len = 12;
+  ModelOptions options = testing::memorisation_options(/*encoder_layers=*/2, 12);
   options.tie_embeddings = false;
   Seq2Seq model(options);
   const auto pairs = testing::random_pairs(16, 20, 20, 3, 9);

@@ -35,6 +35,23 @@ inline ModelOptions small_options(Norm norm = Norm::kPost) {
   return options;
 }
 
+/// A model just large enough to memorise a handful of random pairs quickly (vocabulary 20,
+/// no dropout); callers set the depth and length that their test needs.
+inline ModelOptions memorisation_options(int64_t encoder_layers, int64_t max_len) {
+  ModelOptions options;
+  options.src_vocab = 20;
+  options.tgt_vocab = 20;
+  options.d_model = 64;
+  options.n_heads = 4;
+  options.head_dim = 16;
+  options.d_ff = 128;
+  options.encoder_layers = encoder_layers;
+  options.decoder_layers = 2;
+  options.dropout = 0.0;
+  options.max_len = max_len;
+  return options;
+}
+
 /// Right-padded [B,L] int64 batch of the given rows (pad 0).
 inline torch::Tensor pad_rows(const std::vector<std::vector<int64_t>>& rows, int64_t length = 0) {
   for (const auto& row : rows) {
