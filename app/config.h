@@ -89,7 +89,8 @@ struct TranslateOptions {
   /// Longest output: min(model max length, ratio × source length + extra).
   double max_len_ratio = 1.5;
   int64_t max_len_extra = 5;
-  /// Sentences per decoding batch (sorted by length).
+  /// Hypothesis rows per decoding batch: sentences × beam (beam 4 with 64 decodes 16 sentences
+  /// at a time), which bounds the decoder's memory whatever the beam.
   int64_t batch_size = 64;
   /// Reuse the decoder's keys and values between steps (false = recompute the prefix).
   bool use_cache = true;

@@ -13,7 +13,7 @@ int main(int argc, char** argv) {
     app.add_flag("--json", args.json, "Print one JSON object instead of a table");
     app.add_option("--beam", args.beam, "Beam width for BLEU/chrF (1 = greedy)")
         ->check(CLI::PositiveNumber);
-    app.add_option("--batch-size", args.batch_size, "Sentences per batch")
+    app.add_option("--batch-size", args.batch_size, "Decoder rows per batch when translating (sentences x beam)")
         ->check(CLI::PositiveNumber);
     app.add_option("--hyps", args.hyps_out, "Also write the translations to this file");
     app.add_option("--translations", args.translations,

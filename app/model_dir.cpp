@@ -2,6 +2,8 @@
 
 #include <torch/torch.h>
 
+#include <utility>
+
 #include "app/files.h"
 #include "data/text_io.h"
 #include "model/checkpoint.h"
@@ -47,7 +49,6 @@ TrainedModel load_trained_model(const std::string& model_dir,
   loaded.vocab = std::make_unique<data::Vocabularies>(
       data::load_vocabularies(model_dir, loaded.config.tokenizer));
   loaded.device = resolve_device(loaded.config.model.device);
-  loaded.model = model::Seq2Seq(loaded.config.model);
   auto best = join_path(model_dir, model_files::kBestWeights);
   if (file_exists(best)) {
     loaded.weights = best;
@@ -57,7 +58,10 @@ TrainedModel load_trained_model(const std::string& model_dir,
     throw std::runtime_error(model_dir + ": holds no weights yet (" + best +
                              " missing and no checkpoint)");
   }
-  model::load_weights(*loaded.model, loaded.weights);
+  // Read before building the model: the model then adopts the read tensors (one copy).
+  auto stored = model::read_weights(loaded.weights);
+  loaded.model = model::Seq2Seq(loaded.config.model);
+  model::assign_weights(*loaded.model, std::move(stored), loaded.weights);
   loaded.model->to(loaded.device);
   loaded.model->eval();
   return loaded;

@@ -15,7 +15,7 @@ int main(int argc, char** argv) {
     app.add_option("--beam", args.beam, "Beam width (1 = greedy)")->check(CLI::PositiveNumber);
     app.add_option("--n-best", args.n_best, "Print the N best as rank<TAB>score<TAB>text")
         ->check(CLI::PositiveNumber);
-    app.add_option("--batch-size", args.batch_size, "Sentences per decoding batch")
+    app.add_option("--batch-size", args.batch_size, "Decoder rows per batch (sentences x beam)")
         ->check(CLI::PositiveNumber);
     app.add_flag("--no-cache", args.no_cache, "Recompute the decoder prefix every step");
     app.add_option("--attention", args.attention_file,

@@ -39,8 +39,10 @@ std::vector<std::vector<model::Hypothesis>> translate_sources(
   std::iota(order.begin(), order.end(), 0);
   std::stable_sort(order.begin(), order.end(),
                    [&](size_t a, size_t b) { return sources[a].size() < sources[b].size(); });
-  for (size_t begin = 0; begin < order.size(); begin += batch_size) {
-    size_t end = std::min(order.size(), begin + static_cast<size_t>(batch_size));
+  // [B·beam] rows share the decoder: a wider beam takes fewer sentences per batch.
+  const auto sentences = static_cast<size_t>(std::max<int64_t>(1, batch_size / search.beam));
+  for (size_t begin = 0; begin < order.size(); begin += sentences) {
+    size_t end = std::min(order.size(), begin + sentences);
     size_t width = 1;  // at least one (padding) column, so an empty source still decodes
     for (size_t i = begin; i < end; ++i) width = std::max(width, sources[order[i]].size());
     std::vector<int64_t> buffer((end - begin) * width, 0);

@@ -31,8 +31,9 @@ int run_translation(const TranslateArgs& args);
 /// Search settings of a loaded model (translate.* of its config).
 model::SearchOptions search_options(const TrainedModel& trained);
 
-/// Translates tokenized sources in batches of `batch_size`, sorted by length so that
-/// padding stays small, and returns the hypotheses in input order.
+/// Translates tokenized sources in batches of `batch_size` hypothesis rows (max(1,
+/// batch_size / beam) sentences), sorted by length so that padding stays small, and returns
+/// the hypotheses in input order.
 std::vector<std::vector<model::Hypothesis>> translate_sources(
     TrainedModel& trained, const std::vector<std::vector<int64_t>>& sources,
     const model::SearchOptions& search, int64_t batch_size);

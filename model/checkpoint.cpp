@@ -89,11 +89,11 @@ void save_weights(const torch::nn::Module& module, const std::string& path) {
   write_atomically(path, torch::pickle_save(c10::IValue(weights)));
 }
 
-void load_weights(torch::nn::Module& module, const std::string& path) {
-  const auto bytes = read_file(path);
-  std::map<std::string, torch::Tensor> stored;
+NamedTensors read_weights(const std::string& path) {
+  NamedTensors stored;
   try {
-    const auto value = torch::pickle_load(bytes);
+    // The file's bytes are freed on return: only the tensors stay.
+    const auto value = torch::pickle_load(read_file(path));
     if (!value.isGenericDict()) {
       throw std::runtime_error("not a dictionary of named tensors");
     }
@@ -103,6 +103,10 @@ void load_weights(torch::nn::Module& module, const std::string& path) {
   } catch (const std::exception& e) {
     throw std::runtime_error("checkpoint '" + path + "' is not a weights file: " + e.what());
   }
+  return stored;
+}
+
+void assign_weights(torch::nn::Module& module, NamedTensors stored, const std::string& path) {
   auto expected = named_state(module);
   // Compare everything before copying anything: a mismatch leaves the model untouched.
   for (const auto& [name, tensor] : expected) {
@@ -129,8 +133,21 @@ void load_weights(torch::nn::Module& module, const std::string& path) {
   }
   torch::NoGradGuard no_grad;
   for (auto& [name, tensor] : expected) {
-    tensor.copy_(stored.at(name));
+    auto& loaded = stored.at(name);
+    if (loaded.scalar_type() == tensor.scalar_type() && loaded.device() == tensor.device() &&
+        loaded.is_contiguous()) {
+      // Adopt the loaded storage: the model's initial values are freed, not copied over, so
+      // only one copy of the weights is ever resident.
+      tensor.set_data(loaded);
+    } else {
+      tensor.copy_(loaded);
+    }
+    loaded = torch::Tensor();
   }
+}
+
+void load_weights(torch::nn::Module& module, const std::string& path) {
+  assign_weights(module, read_weights(path), path);
 }
 
 void save_optimizer(const torch::optim::Optimizer& optimizer, const std::string& path) {
