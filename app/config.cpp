@@ -53,6 +53,16 @@ class Reader {
       field = v->get<uint64_t>();
     }
   }
+  void operator()(const char* key, std::vector<int64_t>& field) {
+    if (const json* v = find(key)) {
+      if (!v->is_array()) fail(key, "expected a list of integers, got " + v->dump());
+      field.clear();
+      for (const auto& item : *v) {
+        if (!item.is_number_integer()) fail(key, "expected a list of integers, got " + v->dump());
+        field.push_back(item.get<int64_t>());
+      }
+    }
+  }
   void operator()(const char* key, double& field) {
     if (const json* v = find(key)) {
       if (!v->is_number()) fail(key, "expected a number, got " + v->dump());
@@ -170,6 +180,8 @@ void visit(V& v, C& o, const model::ModelOptions*) {
   v("positions", o.positions, kPositions);
   v("max_len", o.max_len);
   v("tie_embeddings", o.tie_embeddings);
+  v("adaptive_cutoffs", o.adaptive_cutoffs);
+  v("adaptive_div", o.adaptive_div);
   v("norm", o.norm, kNorms);
   v("device", o.device);
 }
@@ -332,6 +344,16 @@ void validate(const Config& c) {
         "must cover tokenizer.src_len (" + std::to_string(t.src_len) + ")");
   check(m.max_len >= t.tgt_len - 1, "model.max_len",
         "must cover tokenizer.tgt_len - 1 (" + std::to_string(t.tgt_len - 1) + ")");
+  for (size_t i = 0; i < m.adaptive_cutoffs.size(); ++i) {
+    int64_t cutoff = m.adaptive_cutoffs[i];
+    check(cutoff > 0 && cutoff < t.vocab_size && (i == 0 || cutoff > m.adaptive_cutoffs[i - 1]),
+          "model.adaptive_cutoffs",
+          "must increase strictly and lie in (0, tokenizer.vocab_size = " +
+              std::to_string(t.vocab_size) + "), got " + std::to_string(cutoff));
+  }
+  check(m.adaptive_cutoffs.empty() || !m.tie_embeddings, "model.tie_embeddings",
+        "must be false with model.adaptive_cutoffs (the adaptive softmax has its own weights)");
+  check(m.adaptive_div >= 1, "model.adaptive_div", "must be at least 1");
   check(!m.device.empty(), "model.device", "must name a device such as cpu or cuda");
 
   const auto& r = c.train;

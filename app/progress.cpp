@@ -30,6 +30,18 @@ std::string format_duration(double seconds) {
   return buffer;
 }
 
+namespace {
+
+// "  63.4%", or "   n/a" for NaN (training accuracy skipped with the adaptive softmax).
+std::string percent(double fraction) {
+  if (std::isnan(fraction)) return "  n/a";
+  char buffer[16];
+  std::snprintf(buffer, sizeof buffer, "%5.1f%%", 100.0 * fraction);
+  return buffer;
+}
+
+}  // namespace
+
 ProgressDisplay::ProgressDisplay(bool interactive) : interactive_(interactive) {}
 
 ProgressDisplay::~ProgressDisplay() {
@@ -39,9 +51,9 @@ ProgressDisplay::~ProgressDisplay() {
 std::string ProgressDisplay::format(const ProgressLine& p) const {
   char buffer[256];
   std::snprintf(buffer, sizeof buffer,
-                "epoch %lld | step %lld | loss %.3f | acc %5.1f%% | %6.0f tok/s | %s",
+                "epoch %lld | step %lld | loss %.3f | acc %s | %6.0f tok/s | %s",
                 static_cast<long long>(p.epoch + 1), static_cast<long long>(p.step), p.loss,
-                100.0 * p.accuracy, p.tokens_per_s, format_duration(p.elapsed_s).c_str());
+                percent(p.accuracy).c_str(), p.tokens_per_s, format_duration(p.elapsed_s).c_str());
   std::string text = buffer;
   if (p.fraction_done > 0.0 && p.fraction_done <= 1.0) {
     double eta = p.elapsed_s * (1.0 - p.fraction_done) / p.fraction_done;

@@ -7,31 +7,35 @@ namespace atento {
 TeacherForcedTotals& TeacherForcedTotals::operator+=(const TeacherForcedTotals& other) {
   nll_sum += other.nll_sum;
   correct += other.correct;
+  judged += other.judged;
   tokens += other.tokens;
   return *this;
 }
 
 BatchObjective teacher_forced(model::Seq2Seq& model, const data::Batch& batch,
-                              double label_smoothing, const torch::Device& device) {
+                              double label_smoothing, const torch::Device& device,
+                              bool count_correct) {
   auto src = batch.src.to(device);
   auto tgt_in = batch.tgt_in.to(device);
   auto keep = batch.tgt_keep.to(device).reshape({-1});                          // [B*T]
   auto hidden = model->decode_hidden(model->encode(src), tgt_in);               // [B,T,D]
   auto rows = keep.nonzero().squeeze(1);                                        // [N]
   auto real = hidden.reshape({-1, hidden.size(-1)}).index_select(0, rows);      // [N,D]
-  auto logits = model->project(real);                                           // [N,V]
   auto targets = batch.tgt_out.to(device).reshape({-1}).index_select(0, rows);  // [N]
+  auto terms = model->output_terms(real, targets, count_correct);
 
-  auto logp = torch::log_softmax(logits, -1);                   // [N,V]
-  auto nll = -logp.gather(1, targets.unsqueeze(1)).squeeze(1);  // [N]
-  // Label smoothing (Szegedy et al. 2016) as torch's cross_entropy: ε spread uniformly.
+  // Label smoothing (Szegedy et al. 2016) as torch's cross_entropy: ε spread uniformly over
+  // the vocabulary (over the head and the target's tail with the adaptive softmax).
   auto loss = label_smoothing > 0
-                  ? ((1.0 - label_smoothing) * nll - label_smoothing * logp.mean(-1)).sum()
-                  : nll.sum();
+                  ? ((1.0 - label_smoothing) * terms.nll + label_smoothing * terms.smoothing).sum()
+                  : terms.nll.sum();
   BatchObjective out;
   out.loss = loss;
-  out.totals.nll_sum = nll.sum().item<double>();
-  out.totals.correct = logits.argmax(-1).eq(targets).sum().item<int64_t>();
+  out.totals.nll_sum = terms.nll.sum().item<double>();
+  if (terms.predicted.defined()) {
+    out.totals.correct = terms.predicted.eq(targets).sum().item<int64_t>();
+    out.totals.judged = rows.size(0);
+  }
   out.totals.tokens = rows.size(0);
   return out;
 }

@@ -5,6 +5,7 @@
 #include <torch/types.h>
 
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 #include "data/batch.h"
@@ -18,9 +19,13 @@ namespace atento {
 struct TeacherForcedTotals {
   double nll_sum = 0.0;  ///< negative log-likelihood in nats, no smoothing
   int64_t correct = 0;   ///< positions whose argmax is the reference token
+  int64_t judged = 0;    ///< positions whose argmax was computed (all, unless skipped)
   int64_t tokens = 0;    ///< non-padding target positions
   double loss() const { return tokens ? nll_sum / tokens : 0.0; }
-  double accuracy() const { return tokens ? static_cast<double>(correct) / tokens : 0.0; }
+  /// correct / judged; NaN when no argmax was computed.
+  double accuracy() const {
+    return judged ? static_cast<double>(correct) / judged : std::numeric_limits<double>::quiet_NaN();
+  }
   TeacherForcedTotals& operator+=(const TeacherForcedTotals& other);
 };
 
@@ -32,9 +37,11 @@ struct BatchObjective {
 };
 
 /// Runs the model on `batch` (moved to `device`), projecting only non-padding positions
-/// onto the vocabulary (padding logits would be computed and thrown away).
+/// onto the vocabulary (padding logits would be computed and thrown away). `count_correct =
+/// false` lets the adaptive softmax skip the full argmax (totals.judged stays 0 then).
 BatchObjective teacher_forced(model::Seq2Seq& model, const data::Batch& batch,
-                              double label_smoothing, const torch::Device& device);
+                              double label_smoothing, const torch::Device& device,
+                              bool count_correct = true);
 
 /// Loss and next-word accuracy over `examples`, in eval mode without gradients.
 TeacherForcedTotals evaluate_teacher_forced(model::Seq2Seq& model,

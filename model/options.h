@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace atento::model {
 
@@ -41,6 +42,12 @@ struct ModelOptions {
   int64_t max_len = 64;
   /// Output projection shares the target embedding matrix (Press & Wolf 2017).
   bool tie_embeddings = true;
+  /// Adaptive softmax cutoffs (Grave et al. 2017; model/output.h), e.g. {2000, 6000}: ids below
+  /// the first are scored in the head, each later range in a narrower tail cluster. Needs ids
+  /// ranked by frequency (the `words` vocabulary). Empty: the full softmax.
+  std::vector<int64_t> adaptive_cutoffs;
+  /// Each adaptive tail cluster is `adaptive_div` times narrower than the one before.
+  int64_t adaptive_div = 4;
   /// Post-norm (the book) or pre-norm blocks.
   Norm norm = Norm::kPost;
   /// Torch device string: "cpu", "cuda", "cuda:1".

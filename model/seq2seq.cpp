@@ -305,7 +305,13 @@ Seq2SeqImpl::Seq2SeqImpl(const ModelOptions& options) : options_(options) {
               "model: dropout rates must lie in [0, 1)");
   encoder = register_module("encoder", Encoder(options));
   decoder = register_module("decoder", Decoder(options));
-  if (options.tie_embeddings) {
+  TORCH_CHECK(options.adaptive_cutoffs.empty() || !options.tie_embeddings,
+              "model: the adaptive softmax cannot be tied to the target embedding");
+  if (!options.adaptive_cutoffs.empty()) {
+    adaptive = register_module("adaptive", AdaptiveSoftmax(options.d_model, options.tgt_vocab,
+                                                           options.adaptive_cutoffs,
+                                                           options.adaptive_div));
+  } else if (options.tie_embeddings) {
     out_bias = register_parameter("out_bias", torch::zeros({options.tgt_vocab}));
   } else {
     out_proj = register_module("out_proj", glorot_linear(options.d_model, options.tgt_vocab));
@@ -329,11 +335,27 @@ torch::Tensor Seq2SeqImpl::decode_hidden(const EncoderOutput& encoded,
 
 torch::Tensor Seq2SeqImpl::project(const torch::Tensor& hidden) {
   auto h = maybe_dropout(hidden, options_.output_dropout, is_training());
+  if (adaptive) {
+    auto flat = h.reshape({-1, h.size(-1)});                   // [..., D] → [M,D]
+    auto logp = adaptive_log_probs(*adaptive, flat);           // [M,V]
+    auto shape = h.sizes().vec();
+    shape.back() = logp.size(-1);
+    return logp.view(shape);                                   // [M,V] → [..., V]
+  }
   if (out_proj) {
     return dense(h, out_proj);  // [..., D] → [..., V]
   }
   // Tied (Press & Wolf 2017): [..., D] @ [V,D]ᵀ + [V] → [..., V]
   return torch::linear(h, decoder->embed->tokens->weight, out_bias);
+}
+
+OutputTerms Seq2SeqImpl::output_terms(const torch::Tensor& hidden, const torch::Tensor& targets,
+                                      bool predict) {
+  if (adaptive) {
+    auto h = maybe_dropout(hidden, options_.output_dropout, is_training());
+    return adaptive_softmax_terms(*adaptive, h, targets, predict);
+  }
+  return full_softmax_terms(project(hidden), targets);
 }
 
 torch::Tensor Seq2SeqImpl::forward(const torch::Tensor& src, const torch::Tensor& tgt_in) {

@@ -17,6 +17,7 @@
 
 #include "model/attention.h"
 #include "model/options.h"
+#include "model/output.h"
 
 namespace atento::model {
 
@@ -216,8 +217,14 @@ class Seq2SeqImpl : public torch::nn::Module {
   /// Decoder hidden states for tgt_in [B,T] (pad 0) → [B,T,D], before the vocabulary
   /// projection, so that callers can project only the positions they need.
   torch::Tensor decode_hidden(const EncoderOutput& encoded, const torch::Tensor& tgt_in);
-  /// Vocabulary projection (after output dropout): hidden [..., D] → logits [..., V].
+  /// Vocabulary projection (after output dropout): hidden [..., D] → scores [..., V]: logits,
+  /// or log-probabilities with the adaptive softmax (log_softmax leaves those unchanged).
   torch::Tensor project(const torch::Tensor& hidden);
+  /// Training/evaluation terms at positions hidden [N,D] with targets [N] (after output
+  /// dropout); the adaptive softmax runs its tails only where needed, except for `predicted`
+  /// (`predict = false` leaves it undefined there).
+  OutputTerms output_terms(const torch::Tensor& hidden, const torch::Tensor& targets,
+                           bool predict = true);
   /// Decoding state for `encoded`; with the cache, cross-attention keys/values are computed
   /// here once per layer.
   DecoderState start(const EncoderOutput& encoded, const DecodeOptions& options = {});
@@ -230,6 +237,7 @@ class Seq2SeqImpl : public torch::nn::Module {
   Encoder encoder{nullptr};
   Decoder decoder{nullptr};
   torch::nn::Linear out_proj{nullptr};  ///< untied output projection
+  AdaptiveSoftmax adaptive{nullptr};    ///< adaptive softmax (model.adaptive_cutoffs)
   torch::Tensor out_bias;               ///< output bias when tied to the target embedding
 
  private:

@@ -47,6 +47,27 @@ a=$(json_get "$WORK/once/log.jsonl" "$pick"); b=$(json_get "$WORK/twice/log.json
 cmp -s "$WORK/once/model.pt" "$WORK/twice/model.pt" && pass "resumed weights are bit-identical" \
   || fail "resumed weights differ"
 
+# --- the adaptive softmax (configs/fast.json's output layer): exact resume, then use --------
+adaptive=("${words[@]}" --set 'model.adaptive_cutoffs=[50,300]' --set model.tie_embeddings=false)
+"$TRAIN" --config configs/sample.json --out "$WORK/ada-once" "${adaptive[@]}" \
+  --set train.max_steps=20 >/dev/null 2>&1
+"$TRAIN" --config configs/sample.json --out "$WORK/ada-twice" "${adaptive[@]}" \
+  --set train.max_steps=10 >/dev/null 2>&1
+"$TRAIN" --config configs/sample.json --out "$WORK/ada-twice" "${adaptive[@]}" \
+  --set train.max_steps=20 >/dev/null 2>&1
+pick='[e for e in events if e["event"]=="valid" and e["step"]==20][0]["loss"], [e for e in events if e["event"]=="train" and e["step"]==20][0]["train_loss"]'
+a=$(json_get "$WORK/ada-once/log.jsonl" "$pick"); b=$(json_get "$WORK/ada-twice/log.jsonl" "$pick")
+[ -n "$a" ] && [ "$a" = "$b" ] && pass "adaptive softmax: resumed run ends with the same losses" \
+  || fail "adaptive softmax: resume differs: once ($a) vs twice ($b)"
+acc=$(json_get "$WORK/ada-once/log.jsonl" "[e['next_word_accuracy'] for e in events if e['event']=='valid'][-1]")
+python3 -c "import sys; sys.exit(not (0 < $acc <= 1))" 2>/dev/null \
+  && pass "adaptive softmax: validation accuracy is counted ($acc)" \
+  || fail "adaptive softmax: validation accuracy '$acc'"
+n=$(head -3 "$WORK/ada-once/test.tsv" | cut -f1 | "$BUILD/atento-translate" --model "$WORK/ada-once" \
+  --beam 2 2>/dev/null | wc -l)
+[ "$n" = 3 ] && pass "adaptive softmax: the model translates (beam 2)" \
+  || fail "adaptive softmax: translated $n of 3 lines"
+
 # --- SIGINT saves a checkpoint, exits 130, and the run resumes ---------------------------
 "$TRAIN" --config configs/sample.json --out "$WORK/int" "${words[@]}" --set train.max_steps=100000 \
   >/dev/null 2>"$WORK/int.err" &

@@ -120,6 +120,30 @@ TEST(Config, InvalidValuesAreErrorsNamingTheKey) {
   }
 }
 
+TEST(Config, AdaptiveCutoffsParseAsAListAndAreChecked) {
+  auto c = config_from_json(json::object(), "f",
+                            {"model.adaptive_cutoffs=[2000,6000]", "model.tie_embeddings=false"});
+  EXPECT_EQ(c.model.adaptive_cutoffs, (std::vector<int64_t>{2000, 6000}));
+  EXPECT_EQ(config_to_json(c)["model"]["adaptive_cutoffs"], json::array({2000, 6000}));
+  struct Case {
+    std::vector<std::string> set;
+    const char* expected;
+  };
+  for (const auto& c : {
+           Case{{"model.adaptive_cutoffs=2000"}, "--set: model.adaptive_cutoffs: expected a list"},
+           Case{{"model.adaptive_cutoffs=[2000, \"x\"]"}, "expected a list of integers"},
+           Case{{"model.adaptive_cutoffs=[6000,2000]", "model.tie_embeddings=false"},
+                "model.adaptive_cutoffs: must increase strictly"},
+           Case{{"model.adaptive_cutoffs=[8000]", "model.tie_embeddings=false"},
+                "tokenizer.vocab_size = 8000"},
+           Case{{"model.adaptive_cutoffs=[2000]", "model.tie_embeddings=true"},
+                "model.tie_embeddings: must be false"},
+           Case{{"model.adaptive_div=0"}, "model.adaptive_div"}}) {
+    auto message = config_error([&] { config_from_json(json::object(), "f", c.set); });
+    EXPECT_NE(message.find(c.expected), std::string::npos) << c.set[0] << ": " << message;
+  }
+}
+
 TEST(Config, MalformedSetIsAnError) {
   for (const char* bad : {"model", "model.d_model", "=3", ".x=3", "model.=3"}) {
     auto message = config_error([&] { config_from_json(json::object(), "f", {bad}); });

@@ -129,8 +129,7 @@ inline double memorise(Seq2Seq& model, const TeacherBatch& batch, int64_t steps,
   for (int64_t step = 0; step < steps; ++step) {
     optimizer.zero_grad();
     auto hidden = model->decode_hidden(model->encode(batch.src), batch.tgt_in);  // [B,T,D]
-    auto logits = model->project(hidden.index({real}));                          // [N,V]
-    auto loss = torch::nn::functional::cross_entropy(logits, targets);
+    auto loss = model->output_terms(hidden.index({real}), targets, false).nll.mean();
     loss.backward();
     optimizer.step();
     if (step % 25 == 24 && teacher_accuracy(model, batch) == 1.0) {

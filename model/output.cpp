@@ -1,0 +1,106 @@
+#include "model/output.h"
+
+#include <torch/nn/init.h>
+
+#include <string>
+#include <utility>
+
+#include "model/attention.h"
+
+namespace atento::model {
+
+AdaptiveSoftmaxImpl::AdaptiveSoftmaxImpl(int64_t d_model, int64_t vocab,
+                                         std::vector<int64_t> cutoffs, int64_t div)
+    : bounds_(std::move(cutoffs)) {
+  TORCH_CHECK(!bounds_.empty(), "adaptive softmax: needs at least one cutoff");
+  TORCH_CHECK(div >= 1, "adaptive softmax: div must be at least 1, got ", div);
+  for (size_t i = 0; i < bounds_.size(); ++i) {
+    TORCH_CHECK(bounds_[i] > 0 && bounds_[i] < vocab && (i == 0 || bounds_[i] > bounds_[i - 1]),
+                "adaptive softmax: cutoffs must increase strictly within (0, ", vocab,
+                "), got ", bounds_[i], " at position ", i);
+  }
+  bounds_.push_back(vocab);
+  head = register_module("head", glorot_linear(d_model, bounds_[0] + clusters()));
+  int64_t width = d_model;
+  for (int64_t i = 0; i < clusters(); ++i) {
+    width = std::max<int64_t>(1, width / div);
+    torch::nn::Linear in(torch::nn::LinearOptions(d_model, width).bias(false));
+    torch::nn::init::xavier_uniform_(in->weight);
+    tail_in.push_back(register_module("tail_in" + std::to_string(i), in));
+    tail_out.push_back(register_module("tail_out" + std::to_string(i),
+                                       glorot_linear(width, bounds_[i + 1] - bounds_[i])));
+  }
+}
+
+namespace {
+
+// hidden [N,D] → cluster i's log-probabilities within the cluster [N, |cluster i|].
+torch::Tensor tail_log_probs(AdaptiveSoftmaxImpl& layer, int64_t i, const torch::Tensor& hidden) {
+  auto narrow = torch::linear(hidden, layer.tail_in[i]->weight);  // [N,D] → [N,D/divⁱ⁺¹]
+  return torch::log_softmax(dense(narrow, layer.tail_out[i]), -1);  // → [N,|cluster|]
+}
+
+}  // namespace
+
+OutputTerms full_softmax_terms(const torch::Tensor& logits, const torch::Tensor& targets) {
+  auto logp = torch::log_softmax(logits, -1);  // [N,V]
+  OutputTerms terms;
+  terms.nll = -logp.gather(1, targets.unsqueeze(1)).squeeze(1);  // [N]
+  terms.smoothing = -logp.mean(-1);                               // [N]
+  terms.predicted = logits.detach().argmax(-1);                   // [N]
+  return terms;
+}
+
+torch::Tensor adaptive_log_probs(AdaptiveSoftmaxImpl& layer, const torch::Tensor& hidden) {
+  auto head_lp = torch::log_softmax(dense(hidden, layer.head), -1);  // [N, c₀ + clusters]
+  const int64_t c0 = layer.bound(0);
+  std::vector<torch::Tensor> parts{head_lp.narrow(-1, 0, c0)};  // [N,c₀]
+  for (int64_t i = 0; i < layer.clusters(); ++i) {
+    // log p(cluster i) [N,1] + log p(w | cluster i) [N,|cluster i|]
+    parts.push_back(head_lp.narrow(-1, c0 + i, 1) + tail_log_probs(layer, i, hidden));
+  }
+  return torch::cat(parts, -1);  // [N,V]
+}
+
+OutputTerms adaptive_softmax_terms(AdaptiveSoftmaxImpl& layer, const torch::Tensor& hidden,
+                                   const torch::Tensor& targets, bool predict) {
+  TORCH_CHECK(hidden.dim() == 2 && targets.dim() == 1 && hidden.size(0) == targets.size(0),
+              "adaptive softmax: expects hidden [N,D] and targets [N], got ", hidden.sizes(),
+              " and ", targets.sizes());
+  const int64_t c0 = layer.bound(0);
+  auto head_lp = torch::log_softmax(dense(hidden, layer.head), -1);  // [N, c₀ + clusters]
+  // The head entry each target goes through: itself, or its cluster's entry.
+  auto head_target = targets.clone();  // [N]
+  std::vector<torch::Tensor> rows_in(layer.clusters());
+  for (int64_t i = 0; i < layer.clusters(); ++i) {
+    auto in_cluster = targets.ge(layer.bound(i)).logical_and(targets.lt(layer.bound(i + 1)));
+    head_target.masked_fill_(in_cluster, c0 + i);
+    rows_in[i] = in_cluster.nonzero().squeeze(1);  // [Nᵢ]
+  }
+  OutputTerms terms;
+  terms.nll = -head_lp.gather(1, head_target.unsqueeze(1)).squeeze(1);  // [N]
+  terms.smoothing = -head_lp.mean(-1);                                   // [N]
+  for (int64_t i = 0; i < layer.clusters(); ++i) {
+    const auto& rows = rows_in[i];
+    if (rows.size(0) == 0) continue;
+    auto tail_lp = tail_log_probs(layer, i, hidden.index_select(0, rows));  // [Nᵢ,|cluster|]
+    auto local = targets.index_select(0, rows).sub(layer.bound(i));        // [Nᵢ]
+    terms.nll = terms.nll.index_add(0, rows, -tail_lp.gather(1, local.unsqueeze(1)).squeeze(1));
+    terms.smoothing = terms.smoothing.index_add(0, rows, -tail_lp.mean(-1));
+  }
+  if (predict) {
+    torch::NoGradGuard no_grad;
+    auto head = head_lp.detach();
+    auto [best, best_id] = head.narrow(-1, 0, c0).max(-1);  // [N], [N]
+    for (int64_t i = 0; i < layer.clusters(); ++i) {
+      auto [score, id] = (head.narrow(-1, c0 + i, 1) + tail_log_probs(layer, i, hidden)).max(-1);
+      auto better = score.gt(best);
+      best = torch::where(better, score, best);
+      best_id = torch::where(better, id + layer.bound(i), best_id);
+    }
+    terms.predicted = best_id;
+  }
+  return terms;
+}
+
+}  // namespace atento::model
