@@ -40,6 +40,18 @@ torch::Tensor tail_log_probs(AdaptiveSoftmaxImpl& layer, int64_t i, const torch:
   return torch::log_softmax(dense(narrow, layer.tail_out[i]), -1);  // → [N,|cluster|]
 }
 
+// Whole-vocabulary log-probabilities from the head's [N, c₀ + clusters] and every tail.
+torch::Tensor whole_log_probs(AdaptiveSoftmaxImpl& layer, const torch::Tensor& head_lp,
+                              const torch::Tensor& hidden) {
+  const int64_t c0 = layer.bound(0);
+  std::vector<torch::Tensor> parts{head_lp.narrow(-1, 0, c0)};  // [N,c₀]
+  for (int64_t i = 0; i < layer.clusters(); ++i) {
+    // log p(cluster i) [N,1] + log p(w | cluster i) [N,|cluster i|]
+    parts.push_back(head_lp.narrow(-1, c0 + i, 1) + tail_log_probs(layer, i, hidden));
+  }
+  return torch::cat(parts, -1);  // [N,V]
+}
+
 }  // namespace
 
 OutputTerms full_softmax_terms(const torch::Tensor& logits, const torch::Tensor& targets) {
@@ -52,14 +64,7 @@ OutputTerms full_softmax_terms(const torch::Tensor& logits, const torch::Tensor&
 }
 
 torch::Tensor adaptive_log_probs(AdaptiveSoftmaxImpl& layer, const torch::Tensor& hidden) {
-  auto head_lp = torch::log_softmax(dense(hidden, layer.head), -1);  // [N, c₀ + clusters]
-  const int64_t c0 = layer.bound(0);
-  std::vector<torch::Tensor> parts{head_lp.narrow(-1, 0, c0)};  // [N,c₀]
-  for (int64_t i = 0; i < layer.clusters(); ++i) {
-    // log p(cluster i) [N,1] + log p(w | cluster i) [N,|cluster i|]
-    parts.push_back(head_lp.narrow(-1, c0 + i, 1) + tail_log_probs(layer, i, hidden));
-  }
-  return torch::cat(parts, -1);  // [N,V]
+  return whole_log_probs(layer, torch::log_softmax(dense(hidden, layer.head), -1), hidden);
 }
 
 OutputTerms adaptive_softmax_terms(AdaptiveSoftmaxImpl& layer, const torch::Tensor& hidden,
@@ -90,15 +95,7 @@ OutputTerms adaptive_softmax_terms(AdaptiveSoftmaxImpl& layer, const torch::Tens
   }
   if (predict) {
     torch::NoGradGuard no_grad;
-    auto head = head_lp.detach();
-    auto [best, best_id] = head.narrow(-1, 0, c0).max(-1);  // [N], [N]
-    for (int64_t i = 0; i < layer.clusters(); ++i) {
-      auto [score, id] = (head.narrow(-1, c0 + i, 1) + tail_log_probs(layer, i, hidden)).max(-1);
-      auto better = score.gt(best);
-      best = torch::where(better, score, best);
-      best_id = torch::where(better, id + layer.bound(i), best_id);
-    }
-    terms.predicted = best_id;
+    terms.predicted = whole_log_probs(layer, head_lp.detach(), hidden).argmax(-1);  // [N]
   }
   return terms;
 }
