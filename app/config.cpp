@@ -198,6 +198,7 @@ void visit(V& v, C& o, const TrainOptions*) {
   v("warmup_steps", o.warmup_steps);
   v("label_smoothing", o.label_smoothing);
   v("clip_norm", o.clip_norm);
+  v("ema_decay", o.ema_decay);
   v("batch_size", o.batch_size);
   v("batch_tokens", o.batch_tokens);
   v("accumulate", o.accumulate);
@@ -367,6 +368,7 @@ void validate(const Config& c) {
   check(r.label_smoothing >= 0 && r.label_smoothing < 1, "train.label_smoothing",
         "must be in [0, 1)");
   check(r.clip_norm >= 0, "train.clip_norm", "must not be negative");
+  check(r.ema_decay >= 0 && r.ema_decay < 1, "train.ema_decay", "must be in [0, 1) (0 = off)");
   check(r.batch_size >= 0, "train.batch_size", "must not be negative");
   check(r.batch_size > 0 || r.batch_tokens > 0, "train.batch_tokens",
         "must be positive when train.batch_size is 0");

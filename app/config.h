@@ -50,6 +50,9 @@ struct TrainOptions {
   double label_smoothing = 0.1;
   /// Global gradient-norm clipping (0 = none).
   double clip_norm = 1.0;
+  /// Weight averaging: validation and the saved model use an exponential moving average of
+  /// the weights with this decay (e.g. 0.999 ≈ the last ~1,000 steps); 0 = off.
+  double ema_decay = 0.0;
   /// Sentences per batch; 0 = batch by `batch_tokens`.
   int64_t batch_size = 0;
   /// Token budget per batch (padded), when batch_size is 0.

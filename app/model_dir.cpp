@@ -53,7 +53,10 @@ TrainedModel load_trained_model(const std::string& model_dir,
   if (file_exists(best)) {
     loaded.weights = best;
   } else if (auto checkpoint = latest_checkpoint(model_dir)) {
-    loaded.weights = join_path(*checkpoint, model_files::kBestWeights);
+    // Before the first validation: the checkpoint's average if it keeps one, else its weights.
+    auto average = join_path(*checkpoint, model_files::kAverageWeights);
+    loaded.weights =
+        file_exists(average) ? average : join_path(*checkpoint, model_files::kBestWeights);
   } else {
     throw std::runtime_error(model_dir + ": holds no weights yet (" + best +
                              " missing and no checkpoint)");

@@ -23,6 +23,8 @@ namespace atento {
 namespace model_files {
 inline constexpr const char* kConfig = "config.json";
 inline constexpr const char* kBestWeights = "model.pt";
+/// In a checkpoint: the weight average (train.ema_decay), which validation judges.
+inline constexpr const char* kAverageWeights = "average.pt";
 inline constexpr const char* kBestInfo = "best.json";
 inline constexpr const char* kCheckpoints = "checkpoints";
 inline constexpr const char* kLatest = "latest";

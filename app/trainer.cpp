@@ -23,6 +23,7 @@
 #include "data/corpus.h"
 #include "data/text_io.h"
 #include "data/tokenizer.h"
+#include "model/average.h"
 #include "model/checkpoint.h"
 #include "model/seq2seq.h"
 
@@ -217,6 +218,8 @@ class Trainer {
   void save_checkpoint();
   bool load_checkpoint();
   void validate_now();
+  /// The model validation judges and model.pt keeps: the weight average when there is one.
+  model::Seq2Seq& judged() { return average_ ? average_ : model_; }
   std::string stop_reason(double elapsed) const;
   double fraction_done(double elapsed, int64_t batches_in_epoch) const;
 
@@ -224,6 +227,7 @@ class Trainer {
   std::string dir_;
   torch::Device device_ = torch::kCPU;
   model::Seq2Seq model_{nullptr};
+  model::Seq2Seq average_{nullptr};  ///< moving average of model_ (train.ema_decay > 0)
   std::unique_ptr<torch::optim::Optimizer> optimizer_;
   std::vector<data::Example> train_, valid_;
   TrainState state_;
@@ -240,6 +244,7 @@ void Trainer::save_checkpoint() {
   fs::create_directories(dir);
   model::save_weights(*model_, join_path(dir, model_files::kBestWeights));
   model::save_optimizer(*optimizer_, join_path(dir, "optimizer.pt"));
+  if (average_) model::save_weights(*average_, join_path(dir, model_files::kAverageWeights));
   data::write_file_atomically(join_path(dir, "state.json"), to_json(state_).dump(2) + "\n");
   auto previous = latest_checkpoint(dir_);
   data::write_file_atomically(join_path(root, model_files::kLatest), name + "\n");
@@ -251,6 +256,16 @@ bool Trainer::load_checkpoint() {
   if (!dir) return false;
   model::load_weights(*model_, join_path(*dir, model_files::kBestWeights));
   model::load_optimizer(*optimizer_, join_path(*dir, "optimizer.pt"));
+  if (average_) {
+    auto average = join_path(*dir, model_files::kAverageWeights);
+    if (file_exists(average)) {
+      model::load_weights(*average_, average);
+    } else {
+      // Averaging switched on for a run that had none: start the average here.
+      model::copy_weights(*average_, *model_);
+      display_->message("note: " + *dir + " has no weight average; it starts from these weights");
+    }
+  }
   auto state_path = join_path(*dir, "state.json");
   json state;
   try {
@@ -271,7 +286,7 @@ void Trainer::validate_now() {
     examples = &subset;
   }
   int64_t budget = std::max<int64_t>(t.batch_tokens, 64 * config_.tokenizer.tgt_len);
-  auto totals = evaluate_teacher_forced(model_, *examples, budget, device_);
+  auto totals = evaluate_teacher_forced(judged(), *examples, budget, device_);
   if (!std::isfinite(totals.loss())) {
     // Diverged weights must never replace the last good checkpoint.
     throw std::runtime_error("non-finite loss on the validation split at step " +
@@ -288,7 +303,7 @@ void Trainer::validate_now() {
     state_.best_value = value;
     state_.best_step = state_.step;
     state_.evals_since_best = 0;
-    model::save_weights(*model_, join_path(dir_, model_files::kBestWeights));
+    model::save_weights(*judged(), join_path(dir_, model_files::kBestWeights));
     data::write_file_atomically(join_path(dir_, model_files::kBestInfo),
                                 json{{"step", state_.step},
                                      {"loss", totals.loss()},
@@ -372,6 +387,13 @@ int Trainer::run() {
   model_ = model::Seq2Seq(config_.model);
   model_->to(device_);
   optimizer_ = make_optimizer(t, model_->parameters());
+  if (t.ema_decay > 0) {
+    average_ = model::Seq2Seq(config_.model);
+    average_->to(device_);
+    average_->eval();
+    for (auto& parameter : average_->parameters()) parameter.set_requires_grad(false);
+    model::copy_weights(*average_, *model_);
+  }
   bool resumed = load_checkpoint();
   log_ = std::make_unique<JsonlLog>(join_path(dir_, model_files::kLog));
   int64_t params = model::count_parameters(*model_);
@@ -458,6 +480,9 @@ int Trainer::run() {
     if (t.clip_norm > 0) torch::nn::utils::clip_grad_norm_(model_->parameters(), t.clip_norm);
     optimizer_->step();
     state_.step++;
+    if (average_) {
+      model::update_average(*average_, *model_, model::average_decay(t.ema_decay, state_.step));
+    }
     state_.target_tokens += step_totals.tokens;
     window += step_totals;
     double now = elapsed();

@@ -47,8 +47,9 @@ a=$(json_get "$WORK/once/log.jsonl" "$pick"); b=$(json_get "$WORK/twice/log.json
 cmp -s "$WORK/once/model.pt" "$WORK/twice/model.pt" && pass "resumed weights are bit-identical" \
   || fail "resumed weights differ"
 
-# --- the adaptive softmax (configs/fast.json's output layer): exact resume, then use --------
-adaptive=("${words[@]}" --set 'model.adaptive_cutoffs=[50,300]' --set model.tie_embeddings=false)
+# --- configs/fast.json's adaptive softmax and weight average: exact resume, then use ------
+adaptive=("${words[@]}" --set 'model.adaptive_cutoffs=[50,300]' --set model.tie_embeddings=false
+          --set train.ema_decay=0.9)
 "$TRAIN" --config configs/sample.json --out "$WORK/ada-once" "${adaptive[@]}" \
   --set train.max_steps=20 >/dev/null 2>&1
 "$TRAIN" --config configs/sample.json --out "$WORK/ada-twice" "${adaptive[@]}" \
@@ -59,6 +60,10 @@ pick='[e for e in events if e["event"]=="valid" and e["step"]==20][0]["loss"], [
 a=$(json_get "$WORK/ada-once/log.jsonl" "$pick"); b=$(json_get "$WORK/ada-twice/log.jsonl" "$pick")
 [ -n "$a" ] && [ "$a" = "$b" ] && pass "adaptive softmax: resumed run ends with the same losses" \
   || fail "adaptive softmax: resume differs: once ($a) vs twice ($b)"
+cmp -s "$WORK/ada-once/model.pt" "$WORK/ada-twice/model.pt" \
+  && pass "weight average: resumed average is bit-identical" || fail "resumed averages differ"
+[ -s "$WORK/ada-once/checkpoints/step-20/average.pt" ] && pass "weight average: checkpointed" \
+  || fail "weight average: no average.pt in the checkpoint"
 acc=$(json_get "$WORK/ada-once/log.jsonl" "[e['next_word_accuracy'] for e in events if e['event']=='valid'][-1]")
 python3 -c "import sys; sys.exit(not (0 < $acc <= 1))" 2>/dev/null \
   && pass "adaptive softmax: validation accuracy is counted ($acc)" \

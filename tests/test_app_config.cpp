@@ -114,6 +114,8 @@ TEST(Config, InvalidValuesAreErrorsNamingTheKey) {
                         Case{"model.n_heads=0", "model.n_heads"},
                         Case{"data.valid_fraction=0.9", "data.test_fraction"},
                         Case{"translate.beam=0", "translate.beam"},
+                        Case{"train.ema_decay=1", "train.ema_decay"},
+                        Case{"train.ema_decay=-0.5", "train.ema_decay"},
                         Case{"tokenizer.src_len=100", "model.max_len"}}) {
     auto message = config_error([&] { config_from_json(json::object(), "f", {c.set}); });
     EXPECT_NE(message.find(c.key), std::string::npos) << c.set << ": " << message;
