@@ -1,5 +1,6 @@
 #include "app/translator.h"
 
+#include <malloc.h>
 #include <torch/torch.h>
 
 #include <algorithm>
@@ -59,6 +60,7 @@ std::vector<std::vector<model::Hypothesis>> translate_sources(
                    .to(trained.device);  // [B,S]
     auto hypotheses = model::translate_batch(trained.model, src, search);
     for (size_t i = begin; i < end; ++i) results[order[i]] = std::move(hypotheses[i - begin]);
+    malloc_trim(0);
   }
   return results;
 }
@@ -129,6 +131,7 @@ nlohmann::json attention_record(const TrainedModel& trained, int64_t line,
 
 int run_translation(const TranslateArgs& args) {
   auto trained = load_trained_model(args.model_dir, command_line_overrides(args));
+  malloc_trim(0);
   set_threads(trained.config.translate.threads);
   auto search = search_options(trained);
   search.record_attention = !args.attention_file.empty();

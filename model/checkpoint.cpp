@@ -1,6 +1,8 @@
 #include "model/checkpoint.h"
 
 #include <ATen/core/Dict.h>
+#include <caffe2/serialize/inline_container.h>
+#include <torch/csrc/jit/serialization/import_read.h>
 #include <torch/serialize.h>
 #include <torch/serialize/input-archive.h>
 #include <torch/serialize/output-archive.h>
@@ -10,7 +12,6 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
-#include <iterator>
 #include <map>
 #include <sstream>
 #include <stdexcept>
@@ -55,16 +56,11 @@ void write_atomically(const std::string& path, const std::vector<char>& bytes) {
   commit(temporary, path);
 }
 
-std::vector<char> read_file(const std::string& path) {
+void check_readable(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     throw std::runtime_error("cannot open checkpoint '" + path + "': " + std::strerror(errno));
   }
-  std::vector<char> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (in.bad()) {
-    throw std::runtime_error("cannot read checkpoint '" + path + "'");
-  }
-  return bytes;
 }
 
 // Every parameter and buffer of the module by its dotted path.
@@ -91,15 +87,24 @@ void save_weights(const torch::nn::Module& module, const std::string& path) {
 
 NamedTensors read_weights(const std::string& path) {
   NamedTensors stored;
+  check_readable(path);
   try {
-    // The file's bytes are freed on return: only the tensors stay.
-    const auto value = torch::pickle_load(read_file(path));
+    // What torch::pickle_load does, but over the file itself: each tensor's bytes are read
+    // straight into its storage, with no copy of the whole file in memory (measured: the
+    // base model's 39 MB file put 75 MB more on the peak RSS of atento-translate).
+    caffe2::serialize::PyTorchStreamReader reader(path);
+    const auto value = torch::jit::readArchiveAndTensors(
+        "data", /*pickle_prefix=*/"", /*tensor_prefix=*/"", /*type_resolver=*/c10::nullopt,
+        /*obj_loader=*/c10::nullopt, /*device=*/c10::nullopt, reader);
     if (!value.isGenericDict()) {
       throw std::runtime_error("not a dictionary of named tensors");
     }
     for (const auto& entry : value.toGenericDict()) {
       stored.emplace(entry.key().toStringRef(), entry.value().toTensor());
     }
+  } catch (const c10::Error& e) {
+    throw std::runtime_error("checkpoint '" + path +
+                             "' is not a weights file: " + e.what_without_backtrace());
   } catch (const std::exception& e) {
     throw std::runtime_error("checkpoint '" + path + "' is not a weights file: " + e.what());
   }
