@@ -1,5 +1,6 @@
 #include "app/model_dir.h"
 
+#include <malloc.h>
 #include <torch/torch.h>
 
 #include <utility>
@@ -65,6 +66,8 @@ TrainedModel load_trained_model(const std::string& model_dir,
   auto stored = model::read_weights(loaded.weights);
   loaded.model = model::Seq2Seq(loaded.config.model);
   model::assign_weights(*loaded.model, std::move(stored), loaded.weights);
+  // Return the built model's initial weights, now replaced by the loaded ones, to the system.
+  malloc_trim(0);
   loaded.model->to(loaded.device);
   loaded.model->eval();
   return loaded;

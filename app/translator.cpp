@@ -133,7 +133,6 @@ nlohmann::json attention_record(const TrainedModel& trained, int64_t line,
 
 int run_translation(const TranslateArgs& args) {
   auto trained = load_trained_model(args.model_dir, command_line_overrides(args));
-  malloc_trim(0);  // the freshly built model's initial weights, replaced by the loaded ones
   set_threads(trained.config.translate.threads);
   auto search = search_options(trained);
   search.record_attention = !args.attention_file.empty();
