@@ -25,7 +25,7 @@ class ConfigError : public std::runtime_error {
 };
 
 enum class OptimizerKind { kAdam, kAdamW, kRmsprop };
-enum class LrSchedule { kConstant, kInverseSqrt };
+enum class LrSchedule { kConstant, kInverseSqrt, kLinear };
 enum class BestMetric { kAccuracy, kLoss };
 
 struct TrainOptions {
@@ -42,7 +42,8 @@ struct TrainOptions {
   double eps = 1e-9;
   /// Decoupled weight decay (adamw) or L2 (adam, rmsprop).
   double weight_decay = 0.0;
-  /// constant | inverse_sqrt (linear warm-up, then lr·sqrt(warmup/step)).
+  /// constant | inverse_sqrt (linear warm-up, then lr·sqrt(warmup/step)) | linear (linear
+  /// warm-up, then a straight line down to 0 at max_steps). See app/schedule.h.
   LrSchedule schedule = LrSchedule::kInverseSqrt;
   /// Steps of linear warm-up (both schedules; 0 = none).
   int64_t warmup_steps = 1000;

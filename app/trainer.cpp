@@ -18,6 +18,7 @@
 #include "app/files.h"
 #include "app/model_dir.h"
 #include "app/progress.h"
+#include "app/schedule.h"
 #include "app/teacher_forcing.h"
 #include "data/batch.h"
 #include "data/corpus.h"
@@ -99,17 +100,6 @@ TrainState state_from_json(const json& j, const std::string& source) {
   } catch (const json::exception& e) {
     throw std::runtime_error(source + ": corrupt training state: " + e.what());
   }
-}
-
-/// Linear warm-up, then constant or inverse square root (Vaswani et al. 2017, §5.3).
-double learning_rate(const TrainOptions& t, int64_t step) {
-  double s = static_cast<double>(step + 1);
-  double warm = static_cast<double>(t.warmup_steps);
-  if (t.warmup_steps > 0 && s < warm) return t.lr * s / warm;
-  if (t.schedule == LrSchedule::kInverseSqrt && t.warmup_steps > 0) {
-    return t.lr * std::sqrt(warm / s);
-  }
-  return t.lr;
 }
 
 std::unique_ptr<torch::optim::Optimizer> make_optimizer(const TrainOptions& t,

@@ -1,0 +1,79 @@
+// Learning-rate schedules: warm-up, inverse square root, and the linear decay to 0 at max_steps.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "app/config.h"
+#include "app/schedule.h"
+
+namespace atento {
+namespace {
+
+TrainOptions options(LrSchedule schedule, int64_t warmup, int64_t max_steps) {
+  TrainOptions t;
+  t.lr = 0.002;
+  t.schedule = schedule;
+  t.warmup_steps = warmup;
+  t.max_steps = max_steps;
+  return t;
+}
+
+TEST(Schedule, WarmUpIsLinearForEverySchedule) {
+  for (auto kind : {LrSchedule::kConstant, LrSchedule::kInverseSqrt, LrSchedule::kLinear}) {
+    auto t = options(kind, 100, 1000);
+    EXPECT_DOUBLE_EQ(learning_rate(t, 0), 0.002 * 1 / 100);
+    EXPECT_DOUBLE_EQ(learning_rate(t, 49), 0.002 * 50 / 100);
+    EXPECT_DOUBLE_EQ(learning_rate(t, 99), 0.002);  // the peak, where warm-up ends
+  }
+}
+
+TEST(Schedule, InverseSqrtHalvesAtFourTimesTheWarmUp) {
+  auto t = options(LrSchedule::kInverseSqrt, 100, 0);
+  EXPECT_DOUBLE_EQ(learning_rate(t, 399), 0.001);
+  EXPECT_DOUBLE_EQ(learning_rate(options(LrSchedule::kConstant, 100, 0), 399), 0.002);
+}
+
+TEST(Schedule, LinearFallsInAStraightLineToZeroAtMaxSteps) {
+  auto t = options(LrSchedule::kLinear, 100, 1100);
+  // 1,001 steps from the peak (step 99) to 0 (step 1100): halfway is step 599.5.
+  EXPECT_NEAR(learning_rate(t, 599), 0.002 * 501 / 1001, 1e-15);
+  EXPECT_NEAR(learning_rate(t, 600), 0.002 * 500 / 1001, 1e-15);
+  EXPECT_GT(learning_rate(t, 1099), 0.0);  // the last step still learns
+  EXPECT_EQ(learning_rate(t, 1100), 0.0);
+  EXPECT_EQ(learning_rate(t, 5000), 0.0);  // never negative past the end
+  double previous = learning_rate(t, 99);
+  for (int64_t step = 100; step <= 1100; ++step) {
+    double lr = learning_rate(t, step);
+    ASSERT_LT(lr, previous) << step;
+    // equal steps down: the difference is constant
+    ASSERT_NEAR(previous - lr, 0.002 / 1001, 1e-15) << step;
+    previous = lr;
+  }
+}
+
+TEST(Schedule, LinearWithoutWarmUpStartsAtThePeak) {
+  auto t = options(LrSchedule::kLinear, 0, 10);
+  EXPECT_DOUBLE_EQ(learning_rate(t, 0), 0.002);
+  EXPECT_DOUBLE_EQ(learning_rate(t, 5), 0.002 * 5 / 10);
+  EXPECT_EQ(learning_rate(t, 10), 0.0);
+}
+
+TEST(Schedule, LinearNeedsMaxStepsBeyondTheWarmUp) {
+  for (const char* max_steps : {"train.max_steps=0", "train.max_steps=300"}) {
+    try {
+      config_from_json(nlohmann::json::object(), "f",
+                       {"train.schedule=linear", "train.warmup_steps=300", max_steps});
+      ADD_FAILURE() << max_steps << ": expected a ConfigError";
+    } catch (const ConfigError& e) {
+      EXPECT_NE(std::string(e.what()).find("train.max_steps"), std::string::npos) << e.what();
+    }
+  }
+  auto c = config_from_json(nlohmann::json::object(), "f",
+                            {"train.schedule=linear", "train.warmup_steps=300",
+                             "train.max_steps=301"});
+  EXPECT_EQ(c.train.schedule, LrSchedule::kLinear);
+}
+
+}  // namespace
+}  // namespace atento
