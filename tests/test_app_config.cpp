@@ -174,7 +174,7 @@ TEST(Config, JsonRoundTripPreservesEveryField) {
 }
 
 TEST(Config, ShippedConfigsAreValid) {
-  for (const char* name : {"sample", "base", "book", "book-nopos", "fast"}) {
+  for (const char* name : {"sample", "base", "book", "book-nopos", "fast", "fast60"}) {
     std::string path = std::string(ATENTO_SOURCE_DIR) + "/configs/" + name + ".json";
     EXPECT_NO_THROW(load_config(path, {})) << path;
   }
