@@ -45,7 +45,7 @@ struct TrainOptions {
   /// constant | inverse_sqrt (linear warm-up, then lr·sqrt(warmup/step)) | linear (linear
   /// warm-up, then a straight line down to 0 at max_steps). See app/schedule.h.
   LrSchedule schedule = LrSchedule::kInverseSqrt;
-  /// Steps of linear warm-up (both schedules; 0 = none).
+  /// Steps of linear warm-up (every schedule; 0 = none).
   int64_t warmup_steps = 1000;
   /// Label smoothing of the cross-entropy (0 = none).
   double label_smoothing = 0.1;

@@ -122,6 +122,20 @@ TEST(Config, InvalidValuesAreErrorsNamingTheKey) {
   }
 }
 
+TEST(Config, LinearScheduleNeedsMaxStepsBeyondTheWarmUp) {
+  for (const char* max_steps : {"train.max_steps=0", "train.max_steps=300"}) {
+    auto message = config_error([&] {
+      config_from_json(json::object(), "f",
+                       {"train.schedule=linear", "train.warmup_steps=300", max_steps});
+    });
+    EXPECT_NE(message.find("train.max_steps"), std::string::npos) << max_steps << ": " << message;
+  }
+  auto c = config_from_json(json::object(), "f",
+                            {"train.schedule=linear", "train.warmup_steps=300",
+                             "train.max_steps=301"});
+  EXPECT_EQ(c.train.schedule, LrSchedule::kLinear);
+}
+
 TEST(Config, AdaptiveCutoffsParseAsAListAndAreChecked) {
   auto c = config_from_json(json::object(), "f",
                             {"model.adaptive_cutoffs=[2000,6000]", "model.tie_embeddings=false"});

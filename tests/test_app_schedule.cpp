@@ -1,8 +1,6 @@
 // Learning-rate schedules: warm-up, inverse square root, and the linear decay to 0 at max_steps.
+// (The config error for a linear schedule without max_steps is in test_app_config.cpp.)
 #include <gtest/gtest.h>
-
-#include <nlohmann/json.hpp>
-#include <string>
 
 #include "app/config.h"
 #include "app/schedule.h"
@@ -57,22 +55,6 @@ TEST(Schedule, LinearWithoutWarmUpStartsAtThePeak) {
   EXPECT_DOUBLE_EQ(learning_rate(t, 0), 0.002);
   EXPECT_DOUBLE_EQ(learning_rate(t, 5), 0.002 * 5 / 10);
   EXPECT_EQ(learning_rate(t, 10), 0.0);
-}
-
-TEST(Schedule, LinearNeedsMaxStepsBeyondTheWarmUp) {
-  for (const char* max_steps : {"train.max_steps=0", "train.max_steps=300"}) {
-    try {
-      config_from_json(nlohmann::json::object(), "f",
-                       {"train.schedule=linear", "train.warmup_steps=300", max_steps});
-      ADD_FAILURE() << max_steps << ": expected a ConfigError";
-    } catch (const ConfigError& e) {
-      EXPECT_NE(std::string(e.what()).find("train.max_steps"), std::string::npos) << e.what();
-    }
-  }
-  auto c = config_from_json(nlohmann::json::object(), "f",
-                            {"train.schedule=linear", "train.warmup_steps=300",
-                             "train.max_steps=301"});
-  EXPECT_EQ(c.train.schedule, LrSchedule::kLinear);
 }
 
 }  // namespace
