@@ -1,9 +1,11 @@
 #include "app/cli.h"
 
 #include <ATen/Parallel.h>
+#include <c10/util/Exception.h>
 
 #include <cstdlib>
 #include <iostream>
+#include <string>
 #include <thread>
 
 #include "app/config.h"
@@ -24,12 +26,35 @@ int parse_command_line(CLI::App& app, int argc, char** argv) {
   return -1;
 }
 
+CLI::Validator integer_range(int64_t min, int64_t max) {
+  std::string description = max == INT64_MAX ? "INT >= " + std::to_string(min)
+                                             : "INT in [" + std::to_string(min) + ", " +
+                                                   std::to_string(max) + "]";
+  auto check = [min, max](std::string& text) -> std::string {
+    size_t used = 0;
+    long long value = 0;
+    try {
+      value = std::stoll(text, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (used == 0 || used != text.size()) return "expected an integer, got '" + text + "'";
+    if (value < min) return "must be at least " + std::to_string(min) + ", got " + text;
+    if (value > max) return "must be at most " + std::to_string(max) + ", got " + text;
+    return "";
+  };
+  return CLI::Validator(check, description);
+}
+
 int guarded_main(const std::function<int()>& body) {
   try {
     return body();
   } catch (const ConfigError& e) {
     std::cerr << "error: " << e.what() << "\n";
     return kExitUsage;
+  } catch (const c10::Error& e) {
+    std::cerr << "error: " << e.what_without_backtrace() << "\n";
+    return kExitFailure;
   } catch (const std::exception& e) {
     std::cerr << "error: " << e.what() << "\n";
     return kExitFailure;

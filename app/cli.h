@@ -1,9 +1,10 @@
 #pragma once
-// What the three thin mains share: option parsing conventions, exit codes, threads.
-// Exit codes (DESIGN.md §2): 0 success, 2 usage/config error, 1 any other error; messages on
-// stderr start with "error:".
+// What the thin mains share: option parsing conventions, exit codes, threads.
+// Exit codes: 0 success, 2 usage/config error, 1 any other error; messages on stderr start with
+// "error:".
 
 #include <CLI/CLI.hpp>
+#include <climits>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -18,12 +19,17 @@ constexpr int kExitUsage = 2;
 /// (0 after --help; 2 after a usage error, reported as "error: …").
 int parse_command_line(CLI::App& app, int argc, char** argv);
 
+/// An option check accepting integers in [min, max], with a plain message ("must be at least
+/// 1, got 0"); `max` defaults to no upper bound.
+CLI::Validator integer_range(int64_t min, int64_t max = INT64_MAX);
+
 /// Runs `body` and maps exceptions to exit codes: ConfigError → 2, anything else → 1, each
-/// reported as one "error: …" line on stderr.
+/// reported as one "error: …" line on stderr. LibTorch errors are reported by their message
+/// alone, without the C++ source locations and backtrace they carry.
 int guarded_main(const std::function<int()>& body);
 
-/// Sets LibTorch's intra-op threads: 0 = every core, or $OMP_NUM_THREADS when set
-/// (PLATFORM.md §2: LibTorch defaults to 1 here).
+/// Sets LibTorch's intra-op threads: 0 = every core, or $OMP_NUM_THREADS when set (LibTorch
+/// otherwise starts with OpenMP's default, which is 1 thread on some machines).
 /// Returns the number in use.
 int64_t set_threads(int64_t requested);
 

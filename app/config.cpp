@@ -163,6 +163,7 @@ void visit(V& v, C& o, const data::TokenizerOptions*) {
   v("subword_model", o.subword_model, kSubwordModels);
   v("shared", o.shared);
   v("character_coverage", o.character_coverage);
+  v("verbose", o.verbose);
   v("src_len", o.src_len);
   v("tgt_len", o.tgt_len);
 }
@@ -238,6 +239,16 @@ void for_each_section(C& config, F&& f) {
 
 /// "section.key=value" → (section, key, JSON value). A value that does not parse as JSON is
 /// taken as a string, so `--set data.corpus=runs/x.tsv` needs no quotes.
+/// A model directory's config.json written by another layout version is refused by name.
+void check_format_version(const json& value, const std::string& source) {
+  if (!value.is_number_integer() || value.get<int64_t>() != kModelFormatVersion) {
+    throw ConfigError(source + ": " + kFormatVersionKey + " is " + value.dump() +
+                      ", but this Atento reads format " + std::to_string(kModelFormatVersion) +
+                      " (a model directory written by another version: retrain it, or use the "
+                      "Atento that wrote it)");
+  }
+}
+
 std::tuple<std::string, std::string, json> parse_override(const std::string& text) {
   auto eq = text.find('=');
   auto dot = text.find('.');
@@ -260,8 +271,12 @@ Config config_from_json(const json& doc, const std::string& source,
   std::set<std::string> sections;
   Config config;
   for_each_section(config, [&](const char* name, auto&) { sections.insert(name); });
-  for (const auto& [name, unused] : doc.items()) {
-    if (!sections.count(name)) throw ConfigError(source + ": " + name + ": unknown section");
+  for (const auto& [name, value] : doc.items()) {
+    if (name == kFormatVersionKey) {
+      check_format_version(value, source);
+    } else if (!sections.count(name)) {
+      throw ConfigError(source + ": " + name + ": unknown section");
+    }
   }
   // Overrides are applied to the document, then read with the same typed reader, so a
   // wrong type in --set is reported like one in the file (naming --set as the source).
@@ -298,6 +313,7 @@ Config load_config(const std::string& path, const std::vector<std::string>& over
 
 json config_to_json(const Config& config) {
   json out = json::object();
+  out[kFormatVersionKey] = kModelFormatVersion;
   for_each_section(config, [&](const char* name, const auto& options) {
     json section = json::object();
     Writer writer(section);
@@ -314,24 +330,25 @@ void check(bool ok, const std::string& key, const std::string& rule) {
   if (!ok) throw ConfigError("configuration: " + key + ": " + rule);
 }
 
-}  // namespace
-
-void validate(const Config& c) {
-  const auto& d = c.data;
+void validate_data(const data::CorpusOptions& d) {
   check(d.valid_fraction >= 0 && d.valid_fraction < 1, "data.valid_fraction", "must be in [0, 1)");
   check(d.test_fraction >= 0 && d.test_fraction < 1, "data.test_fraction", "must be in [0, 1)");
   check(d.valid_fraction + d.test_fraction < 1, "data.test_fraction",
         "valid_fraction + test_fraction must be below 1");
   check(d.max_chars > 0, "data.max_chars", "must be positive");
+}
 
-  const auto& t = c.tokenizer;
-  check(t.vocab_size >= 8, "tokenizer.vocab_size", "must be at least 8");
+void validate_tokenizer(const data::TokenizerOptions& t) {
+  check(t.vocab_size >= data::kMinVocabSize, "tokenizer.vocab_size",
+        "must be at least " + std::to_string(data::kMinVocabSize));
   check(t.character_coverage > 0 && t.character_coverage <= 1, "tokenizer.character_coverage",
         "must be in (0, 1]");
   check(t.src_len >= 1, "tokenizer.src_len", "must be positive");
   check(t.tgt_len >= 2, "tokenizer.tgt_len", "must be at least 2 ([start] and [end])");
+}
 
-  const auto& m = c.model;
+// The model's own limits, then the rules that tie it to the tokenizer.
+void validate_model(const model::ModelOptions& m, const data::TokenizerOptions& t) {
   check(m.src_vocab >= 4, "model.src_vocab", "must be at least 4");
   check(m.tgt_vocab >= 4, "model.tgt_vocab", "must be at least 4");
   check(m.d_model >= 1, "model.d_model", "must be positive");
@@ -357,8 +374,9 @@ void validate(const Config& c) {
         "must be false with model.adaptive_cutoffs (the adaptive softmax has its own weights)");
   check(m.adaptive_div >= 1, "model.adaptive_div", "must be at least 1");
   check(!m.device.empty(), "model.device", "must name a device such as cpu or cuda");
+}
 
-  const auto& r = c.train;
+void validate_train(const TrainOptions& r) {
   check(r.lr > 0 && std::isfinite(r.lr), "train.lr", "must be positive");
   check(r.beta1 >= 0 && r.beta1 < 1, "train.beta1", "must be in [0, 1)");
   check(r.beta2 >= 0 && r.beta2 < 1, "train.beta2", "must be in [0, 1)");
@@ -386,8 +404,9 @@ void validate(const Config& c) {
   check(r.patience >= 0, "train.patience", "must not be negative");
   check(r.log_every_steps >= 1, "train.log_every_steps", "must be positive");
   check(r.threads >= 0, "train.threads", "must not be negative (0 = all cores)");
+}
 
-  const auto& s = c.translate;
+void validate_translate(const TranslateOptions& s) {
   check(s.beam >= 1, "translate.beam", "must be at least 1");
   check(s.n_best >= 1 && s.n_best <= s.beam, "translate.n_best", "must be in [1, beam]");
   check(s.length_penalty >= 0, "translate.length_penalty", "must not be negative");
@@ -395,6 +414,16 @@ void validate(const Config& c) {
   check(s.max_len_extra >= 0, "translate.max_len_extra", "must not be negative");
   check(s.batch_size >= 1, "translate.batch_size", "must be positive");
   check(s.threads >= 0, "translate.threads", "must not be negative (0 = all cores)");
+}
+
+}  // namespace
+
+void validate(const Config& c) {
+  validate_data(c.data);
+  validate_tokenizer(c.tokenizer);
+  validate_model(c.model, c.tokenizer);
+  validate_train(c.train);
+  validate_translate(c.translate);
 }
 
 void require_section(const std::vector<std::string>& overrides, const std::string& section) {

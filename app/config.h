@@ -24,6 +24,12 @@ class ConfigError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+/// Layout version of a model directory, written into its config.json as "format_version".
+/// A directory of another version is refused with a clear error; one without the key predates
+/// versioning and has this same layout.
+inline constexpr int64_t kModelFormatVersion = 1;
+inline constexpr const char* kFormatVersionKey = "format_version";
+
 enum class OptimizerKind { kAdam, kAdamW, kRmsprop };
 enum class LrSchedule { kConstant, kInverseSqrt, kLinear };
 enum class BestMetric { kAccuracy, kLoss };
@@ -76,8 +82,7 @@ struct TrainOptions {
   int64_t patience = 5;
   /// Log a training line every this many steps.
   int64_t log_every_steps = 100;
-  /// Intra-op threads (0 = all cores or $OMP_NUM_THREADS; PLATFORM.md §2: LibTorch defaults to
-  /// 1 here).
+  /// Intra-op threads (0 = all cores or $OMP_NUM_THREADS; LibTorch's own default can be 1).
   int64_t threads = 0;
   /// Seed of initialisation, dropout and batch order.
   uint64_t seed = 1337;

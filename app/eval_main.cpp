@@ -1,4 +1,4 @@
-// atento-eval: next-word accuracy, loss, BLEU and chrF of a trained model (DESIGN.md §2).
+// atento-eval: next-word accuracy, loss, BLEU and chrF of a trained model.
 #include "app/cli.h"
 #include "app/evaluator.h"
 
@@ -12,9 +12,10 @@ int main(int argc, char** argv) {
     app.add_option("--pairs", args.pairs, "Evaluation pairs (TSV)")->required();
     app.add_flag("--json", args.json, "Print one JSON object instead of a table");
     app.add_option("--beam", args.beam, "Beam width for BLEU/chrF (1 = greedy)")
-        ->check(CLI::PositiveNumber);
-    app.add_option("--batch-size", args.batch_size, "Decoder rows per batch when translating (sentences x beam)")
-        ->check(CLI::PositiveNumber);
+        ->check(atento::integer_range(1, 256));
+    app.add_option("--batch-size", args.batch_size,
+                   "Decoder rows per batch when translating (sentences x beam)")
+        ->check(atento::integer_range(1, 1 << 20));
     app.add_option("--hyps", args.hyps_out, "Also write the translations to this file");
     app.add_option("--translations", args.translations,
                    "Score these translations (one per distinct source, as --hyps writes) "
@@ -23,7 +24,7 @@ int main(int argc, char** argv) {
     app.add_flag("--no-translate", args.no_translate,
                  "Only the teacher-forced figures (skip BLEU/chrF)");
     app.add_option("--threads", args.threads, "CPU threads (0 = all cores)")
-        ->check(CLI::NonNegativeNumber);
+        ->check(atento::integer_range(0, 1024));
     app.add_option("--set", args.overrides, "Override a translate.* setting: translate.key=value");
     if (int code = atento::parse_command_line(app, argc, argv); code >= 0) return code;
     return atento::run_evaluation(args);

@@ -11,6 +11,8 @@
 #include <unordered_map>
 #include <utility>
 
+#include "data/utf8.h"
+
 namespace atento {
 namespace {
 
@@ -18,71 +20,32 @@ constexpr int kBleuOrder = 4;
 constexpr int kChrfOrder = 6;
 constexpr double kChrfBeta = 2.0;
 
-// Decodes the UTF-8 code point starting at byte `i` of `s` into `*cp` and returns its length in
-// bytes. A byte that does not start a well-formed sequence becomes U+DC00 + byte, one byte at a
-// time, like Python's 'surrogateescape': distinct bad bytes stay distinct characters instead of
-// collapsing into one replacement character, and decoding never gets stuck.
-std::size_t DecodeUtf8At(const std::string& s, std::size_t i, char32_t* cp) {
-  const auto byte = [&s](std::size_t k) { return static_cast<unsigned char>(s[k]); };
-  const unsigned char b0 = byte(i);
-  const std::size_t left = s.size() - i;
-  if (b0 < 0x80) {
-    *cp = b0;
-    return 1;
-  }
-  std::size_t len = 0;
-  unsigned char lo = 0x80;  // Allowed range of the second byte; excludes overlongs, surrogates
-  unsigned char hi = 0xBF;  // and code points above U+10FFFF, as the Unicode standard requires.
-  char32_t value = 0;
-  if (b0 >= 0xC2 && b0 <= 0xDF) {
-    len = 2;
-    value = b0 & 0x1F;
-  } else if (b0 >= 0xE0 && b0 <= 0xEF) {
-    len = 3;
-    value = b0 & 0x0F;
-    if (b0 == 0xE0) lo = 0xA0;
-    if (b0 == 0xED) hi = 0x9F;
-  } else if (b0 >= 0xF0 && b0 <= 0xF4) {
-    len = 4;
-    value = b0 & 0x07;
-    if (b0 == 0xF0) lo = 0x90;
-    if (b0 == 0xF4) hi = 0x8F;
-  }
-  bool valid = len != 0 && left >= len;
-  for (std::size_t k = 1; valid && k < len; ++k) {
-    const unsigned char b = byte(i + k);
-    const unsigned char min = k == 1 ? lo : 0x80;
-    const unsigned char max = k == 1 ? hi : 0xBF;
-    if (b < min || b > max) {
-      valid = false;
-    } else {
-      value = (value << 6) | (b & 0x3F);
-    }
-  }
-  if (!valid) {
-    *cp = 0xDC00 + b0;
-    return 1;
-  }
-  *cp = value;
-  return len;
+// The code point at byte `i` of `s` into `*cp`; returns its length in bytes. A byte that starts
+// no well-formed sequence becomes U+DC00 + byte, one byte at a time, like Python's
+// 'surrogateescape': distinct bad bytes stay distinct characters instead of collapsing into one
+// replacement character, and decoding never gets stuck.
+std::size_t decode_utf8_at(const std::string& s, std::size_t i, char32_t* cp) {
+  const data::CodePoint decoded = data::decode_utf8(s, i);
+  *cp = decoded.valid ? decoded.value : 0xDC00 + decoded.value;
+  return decoded.length;
 }
 
 // The characters Python's str.isspace() accepts. sacreBLEU splits tokens (BLEU) and strips
 // whitespace (chrF) with str.split(), so e.g. a no-break space separates words there too.
-bool IsPythonSpace(char32_t c) {
+bool is_python_space(char32_t c) {
   return (c >= 0x09 && c <= 0x0D) || (c >= 0x1C && c <= 0x20) || c == 0x85 || c == 0xA0 ||
          c == 0x1680 || (c >= 0x2000 && c <= 0x200A) || c == 0x2028 || c == 0x2029 || c == 0x202F ||
          c == 0x205F || c == 0x3000;
 }
 
 // Splits UTF-8 text on runs of Python whitespace, like str.split() with no argument.
-std::vector<std::string> SplitOnWhitespace(const std::string& s) {
+std::vector<std::string> split_on_whitespace(const std::string& s) {
   std::vector<std::string> out;
   std::string current;
   for (std::size_t i = 0; i < s.size();) {
     char32_t cp = 0;
-    const std::size_t len = DecodeUtf8At(s, i, &cp);
-    if (IsPythonSpace(cp)) {
+    const std::size_t len = decode_utf8_at(s, i, &cp);
+    if (is_python_space(cp)) {
       if (!current.empty()) out.push_back(std::move(current));
       current.clear();
     } else {
@@ -96,19 +59,19 @@ std::vector<std::string> SplitOnWhitespace(const std::string& s) {
 
 // Python's str.rstrip(): sacreBLEU applies it to every segment before BLEU tokenisation, which
 // matters for the "-\n" joining rule of 13a.
-std::string RstripWhitespace(const std::string& s) {
+std::string rstrip_whitespace(const std::string& s) {
   std::size_t end = 0;
   for (std::size_t i = 0; i < s.size();) {
     char32_t cp = 0;
-    const std::size_t len = DecodeUtf8At(s, i, &cp);
+    const std::size_t len = decode_utf8_at(s, i, &cp);
     i += len;
-    if (!IsPythonSpace(cp)) end = i;
+    if (!is_python_space(cp)) end = i;
   }
   return s.substr(0, end);
 }
 
 // Python's str.replace(): left to right, non-overlapping, no rescanning of inserted text.
-std::string ReplaceAll(const std::string& s, const std::string& from, const std::string& to) {
+std::string replace_all(const std::string& s, const std::string& from, const std::string& to) {
   std::string out;
   out.reserve(s.size());
   std::size_t pos = 0;
@@ -121,12 +84,12 @@ std::string ReplaceAll(const std::string& s, const std::string& from, const std:
   return out;
 }
 
-bool IsAsciiDigit(char c) { return c >= '0' && c <= '9'; }
-bool IsPeriodOrComma(char c) { return c == '.' || c == ','; }
+bool is_ascii_digit(char c) { return c >= '0' && c <= '9'; }
+bool is_period_or_comma(char c) { return c == '.' || c == ','; }
 
 // The character class [\{-\~\[-\` -\&\(-\+\:-\@\/] of 13a's first rule: ASCII punctuation and
 // symbols except the apostrophe, comma, hyphen and period, which later rules treat specially.
-bool IsSplitPunctuation(char c) {
+bool is_split_punctuation(char c) {
   return (c >= '{' && c <= '~') || (c >= '[' && c <= '`') || (c >= ' ' && c <= '&') ||
          (c >= '(' && c <= '+') || (c >= ':' && c <= '@') || c == '/';
 }
@@ -136,11 +99,11 @@ bool IsSplitPunctuation(char c) {
 // accepts any non-digit, and a multi-byte character's lead and continuation bytes are all
 // non-digits and non-punctuation), and a match never starts on a byte >= 0x80, so scanning a
 // multi-byte character one byte at a time never creates or hides a match.
-std::string SplitPunctuation(const std::string& s) {
+std::string split_punctuation(const std::string& s) {
   std::string out;
   out.reserve(s.size() * 2);
   for (char c : s) {
-    if (IsSplitPunctuation(c)) {
+    if (is_split_punctuation(c)) {
       out += ' ';
       out += c;
       out += ' ';
@@ -152,12 +115,12 @@ std::string SplitPunctuation(const std::string& s) {
 }
 
 // re.sub(r'([^0-9])([\.,])', r'\1 \2 '): a period or comma not preceded by a digit.
-std::string SplitPeriodCommaAfterNonDigit(const std::string& s) {
+std::string split_period_comma_after_non_digit(const std::string& s) {
   std::string out;
   out.reserve(s.size() * 2);
   std::size_t i = 0;
   while (i < s.size()) {
-    if (i + 1 < s.size() && !IsAsciiDigit(s[i]) && IsPeriodOrComma(s[i + 1])) {
+    if (i + 1 < s.size() && !is_ascii_digit(s[i]) && is_period_or_comma(s[i + 1])) {
       out += s[i];
       out += ' ';
       out += s[i + 1];
@@ -172,12 +135,12 @@ std::string SplitPeriodCommaAfterNonDigit(const std::string& s) {
 }
 
 // re.sub(r'([\.,])([^0-9])', r' \1 \2'): a period or comma not followed by a digit.
-std::string SplitPeriodCommaBeforeNonDigit(const std::string& s) {
+std::string split_period_comma_before_non_digit(const std::string& s) {
   std::string out;
   out.reserve(s.size() * 2);
   std::size_t i = 0;
   while (i < s.size()) {
-    if (i + 1 < s.size() && IsPeriodOrComma(s[i]) && !IsAsciiDigit(s[i + 1])) {
+    if (i + 1 < s.size() && is_period_or_comma(s[i]) && !is_ascii_digit(s[i + 1])) {
       out += ' ';
       out += s[i];
       out += ' ';
@@ -192,12 +155,12 @@ std::string SplitPeriodCommaBeforeNonDigit(const std::string& s) {
 }
 
 // re.sub(r'([0-9])(-)', r'\1 \2 '): a hyphen preceded by a digit.
-std::string SplitDashAfterDigit(const std::string& s) {
+std::string split_dash_after_digit(const std::string& s) {
   std::string out;
   out.reserve(s.size() * 2);
   std::size_t i = 0;
   while (i < s.size()) {
-    if (i + 1 < s.size() && IsAsciiDigit(s[i]) && s[i + 1] == '-') {
+    if (i + 1 < s.size() && is_ascii_digit(s[i]) && s[i + 1] == '-') {
       out += s[i];
       out += " - ";
       i += 2;
@@ -211,7 +174,7 @@ std::string SplitDashAfterDigit(const std::string& s) {
 
 // Rejects inputs sacreBLEU would reject and returns, per segment, the references that count:
 // sacreBLEU drops "" references so that segments may have different numbers of references.
-std::vector<std::vector<const std::string*>> UsableReferences(
+std::vector<std::vector<const std::string*>> usable_references(
     const char* caller, const std::vector<std::string>& hyps,
     const std::vector<std::vector<std::string>>& refs) {
   if (hyps.size() != refs.size()) {
@@ -237,7 +200,7 @@ std::vector<std::vector<const std::string*>> UsableReferences(
 // whitespace, so the key is unambiguous).
 using WordNgramCounts = std::unordered_map<std::string, int64_t>;
 
-std::array<WordNgramCounts, kBleuOrder> CountWordNgrams(const std::vector<std::string>& tokens) {
+std::array<WordNgramCounts, kBleuOrder> count_word_ngrams(const std::vector<std::string>& tokens) {
   std::array<WordNgramCounts, kBleuOrder> counts;
   for (int n = 1; n <= kBleuOrder; ++n) {
     for (std::size_t i = 0; i + n <= tokens.size(); ++i) {
@@ -253,7 +216,7 @@ std::array<WordNgramCounts, kBleuOrder> CountWordNgrams(const std::vector<std::s
 }
 
 // Reference length that is closest to the hypothesis length, the shorter one on ties.
-int64_t ClosestReferenceLength(int64_t hyp_len, const std::vector<int64_t>& ref_lens) {
+int64_t closest_reference_length(int64_t hyp_len, const std::vector<int64_t>& ref_lens) {
   int64_t best_diff = -1;
   int64_t best_len = -1;
   for (int64_t len : ref_lens) {
@@ -272,18 +235,18 @@ using CharNgramCounts = std::unordered_map<std::u32string, int64_t>;
 
 // chrF ignores whitespace entirely: it is removed before n-grams are taken, so n-grams span
 // word boundaries.
-std::u32string CodePointsWithoutWhitespace(const std::string& s) {
+std::u32string code_points_without_whitespace(const std::string& s) {
   std::u32string out;
   out.reserve(s.size());
   for (std::size_t i = 0; i < s.size();) {
     char32_t cp = 0;
-    i += DecodeUtf8At(s, i, &cp);
-    if (!IsPythonSpace(cp)) out += cp;
+    i += decode_utf8_at(s, i, &cp);
+    if (!is_python_space(cp)) out += cp;
   }
   return out;
 }
 
-std::array<CharNgramCounts, kChrfOrder> CountCharNgrams(const std::u32string& chars) {
+std::array<CharNgramCounts, kChrfOrder> count_char_ngrams(const std::u32string& chars) {
   std::array<CharNgramCounts, kChrfOrder> counts;
   for (int n = 1; n <= kChrfOrder; ++n) {
     for (std::size_t i = 0; i + n <= chars.size(); ++i) ++counts[n - 1][chars.substr(i, n)];
@@ -291,8 +254,8 @@ std::array<CharNgramCounts, kChrfOrder> CountCharNgrams(const std::u32string& ch
   return counts;
 }
 
-ChrfStats ChrfMatchStats(const std::array<CharNgramCounts, kChrfOrder>& hyp,
-                         const std::array<CharNgramCounts, kChrfOrder>& ref) {
+ChrfStats chrf_match_stats(const std::array<CharNgramCounts, kChrfOrder>& hyp,
+                           const std::array<CharNgramCounts, kChrfOrder>& ref) {
   ChrfStats stats{};
   for (int n = 0; n < kChrfOrder; ++n) {
     int64_t hyp_count = 0;
@@ -317,7 +280,7 @@ ChrfStats ChrfMatchStats(const std::array<CharNgramCounts, kChrfOrder>& hyp,
 // only (both sides have n-grams of that order), as sacreBLEU does without eps smoothing. The
 // arithmetic follows sacreBLEU's operation order so that equal-score reference ties resolve
 // identically.
-double ChrfFromStats(const ChrfStats& stats) {
+double chrf_from_stats(const ChrfStats& stats) {
   const double factor = kChrfBeta * kChrfBeta;
   double avg_prec = 0.0;
   double avg_rec = 0.0;
@@ -341,121 +304,126 @@ double ChrfFromStats(const ChrfStats& stats) {
   return 100.0 * score;
 }
 
-}  // namespace
-
-std::vector<std::string> tokenize_13a(const std::string& line) {
-  std::string s = ReplaceAll(line, "<skipped>", "");
-  s = ReplaceAll(s, "-\n", "");
-  s = ReplaceAll(s, "\n", " ");
-  // Sequential replacement on purpose: "&amp;quot;" becomes "&quot;", not '"', as in sacreBLEU.
-  s = ReplaceAll(s, "&quot;", "\"");
-  s = ReplaceAll(s, "&amp;", "&");
-  s = ReplaceAll(s, "&lt;", "<");
-  s = ReplaceAll(s, "&gt;", ">");
-  // The padding lets the period/comma rules see a non-digit before the first and after the last
-  // character.
-  s = " " + s + " ";
-  s = SplitPunctuation(s);
-  s = SplitPeriodCommaAfterNonDigit(s);
-  s = SplitPeriodCommaBeforeNonDigit(s);
-  s = SplitDashAfterDigit(s);
-  return SplitOnWhitespace(s);
-}
-
-BleuResult corpus_bleu(const std::vector<std::string>& hyps,
-                       const std::vector<std::vector<std::string>>& refs) {
-  const auto usable = UsableReferences("corpus_bleu", hyps, refs);
+// Clipped n-gram matches and n-gram totals per order, and the two lengths, over the corpus.
+struct BleuStats {
   std::array<int64_t, kBleuOrder> correct{};
   std::array<int64_t, kBleuOrder> total{};
   int64_t sys_len = 0;
   int64_t ref_len = 0;
+};
 
-  for (std::size_t i = 0; i < hyps.size(); ++i) {
-    // An n-gram may be credited up to the largest count it has in any single reference.
-    std::array<WordNgramCounts, kBleuOrder> max_ref_counts;
-    std::vector<int64_t> ref_lens;
-    for (const std::string* ref : usable[i]) {
-      const std::vector<std::string> tokens = tokenize_13a(RstripWhitespace(*ref));
-      ref_lens.push_back(static_cast<int64_t>(tokens.size()));
-      const auto counts = CountWordNgrams(tokens);
-      for (int n = 0; n < kBleuOrder; ++n) {
-        for (const auto& entry : counts[n]) {
-          int64_t& slot = max_ref_counts[n][entry.first];
-          slot = std::max(slot, entry.second);
-        }
-      }
-    }
-    const std::vector<std::string> hyp_tokens = tokenize_13a(RstripWhitespace(hyps[i]));
-    const int64_t hyp_len = static_cast<int64_t>(hyp_tokens.size());
-    sys_len += hyp_len;
-    ref_len += ClosestReferenceLength(hyp_len, ref_lens);
-    const auto hyp_counts = CountWordNgrams(hyp_tokens);
+// Adds one hypothesis scored against its references.
+void add_sentence_stats(const std::string& hyp, const std::vector<const std::string*>& refs,
+                        BleuStats& stats) {
+  // An n-gram may be credited up to the largest count it has in any single reference.
+  std::array<WordNgramCounts, kBleuOrder> max_ref_counts;
+  std::vector<int64_t> ref_lens;
+  for (const std::string* ref : refs) {
+    const std::vector<std::string> tokens = tokenize_13a(rstrip_whitespace(*ref));
+    ref_lens.push_back(static_cast<int64_t>(tokens.size()));
+    const auto counts = count_word_ngrams(tokens);
     for (int n = 0; n < kBleuOrder; ++n) {
-      for (const auto& entry : hyp_counts[n]) {
-        total[n] += entry.second;
-        const auto found = max_ref_counts[n].find(entry.first);
-        if (found != max_ref_counts[n].end()) correct[n] += std::min(entry.second, found->second);
+      for (const auto& entry : counts[n]) {
+        int64_t& slot = max_ref_counts[n][entry.first];
+        slot = std::max(slot, entry.second);
       }
     }
   }
+  const std::vector<std::string> hyp_tokens = tokenize_13a(rstrip_whitespace(hyp));
+  const int64_t hyp_len = static_cast<int64_t>(hyp_tokens.size());
+  stats.sys_len += hyp_len;
+  stats.ref_len += closest_reference_length(hyp_len, ref_lens);
+  const auto hyp_counts = count_word_ngrams(hyp_tokens);
+  for (int n = 0; n < kBleuOrder; ++n) {
+    for (const auto& entry : hyp_counts[n]) {
+      stats.total[n] += entry.second;
+      const auto found = max_ref_counts[n].find(entry.first);
+      if (found != max_ref_counts[n].end()) {
+        stats.correct[n] += std::min(entry.second, found->second);
+      }
+    }
+  }
+}
 
+BleuResult bleu_from_stats(const BleuStats& stats) {
   BleuResult result{};
-  result.hyp_len = sys_len;
-  result.ref_len = ref_len;
+  result.hyp_len = stats.sys_len;
+  result.ref_len = stats.ref_len;
   result.precisions.fill(0.0);
-  if (sys_len < ref_len) {
-    result.brevity_penalty =
-        sys_len > 0 ? std::exp(1.0 - static_cast<double>(ref_len) / static_cast<double>(sys_len))
-                    : 0.0;
-  } else {
-    result.brevity_penalty = 1.0;
+  result.brevity_penalty = 1.0;
+  if (stats.sys_len < stats.ref_len) {
+    result.brevity_penalty = stats.sys_len > 0
+                                 ? std::exp(1.0 - static_cast<double>(stats.ref_len) /
+                                                      static_cast<double>(stats.sys_len))
+                                 : 0.0;
   }
   result.score = 0.0;
-
   // Without a single matching n-gram sacreBLEU reports 0 rather than a smoothed score.
   bool any_correct = false;
-  for (int64_t c : correct) any_correct = any_correct || c > 0;
+  for (int64_t c : stats.correct) any_correct = any_correct || c > 0;
   if (!any_correct) return result;
-
   // 'exp' smoothing (mteval-v13a): the k-th order with no match gets precision 1 / (2^k total).
   double smooth = 1.0;
-  bool all_orders_present = true;
   for (int n = 0; n < kBleuOrder; ++n) {
-    if (total[n] == 0) {
-      // Too few hypothesis tokens for this order: sacreBLEU leaves this and the higher
-      // precisions at 0, which makes the geometric mean, and the score, 0.
-      all_orders_present = false;
-      break;
-    }
-    if (correct[n] == 0) {
+    // Too few hypothesis tokens for this order: sacreBLEU leaves this and the higher
+    // precisions at 0, which makes the geometric mean, and the score, 0.
+    if (stats.total[n] == 0) return result;
+    const auto total = static_cast<double>(stats.total[n]);
+    if (stats.correct[n] == 0) {
       smooth *= 2.0;
-      result.precisions[n] = 100.0 / (smooth * static_cast<double>(total[n]));
+      result.precisions[n] = 100.0 / (smooth * total);
     } else {
-      result.precisions[n] =
-          100.0 * static_cast<double>(correct[n]) / static_cast<double>(total[n]);
+      result.precisions[n] = 100.0 * static_cast<double>(stats.correct[n]) / total;
     }
   }
-  if (!all_orders_present) return result;
-
   double log_sum = 0.0;
   for (double p : result.precisions) log_sum += std::log(p);
   result.score = result.brevity_penalty * std::exp(log_sum / kBleuOrder);
   return result;
 }
 
+}  // namespace
+
+std::vector<std::string> tokenize_13a(const std::string& line) {
+  std::string s = replace_all(line, "<skipped>", "");
+  s = replace_all(s, "-\n", "");
+  s = replace_all(s, "\n", " ");
+  // Sequential replacement on purpose: "&amp;quot;" becomes "&quot;", not '"', as in sacreBLEU.
+  s = replace_all(s, "&quot;", "\"");
+  s = replace_all(s, "&amp;", "&");
+  s = replace_all(s, "&lt;", "<");
+  s = replace_all(s, "&gt;", ">");
+  // The padding lets the period/comma rules see a non-digit before the first and after the last
+  // character.
+  s = " " + s + " ";
+  s = split_punctuation(s);
+  s = split_period_comma_after_non_digit(s);
+  s = split_period_comma_before_non_digit(s);
+  s = split_dash_after_digit(s);
+  return split_on_whitespace(s);
+}
+
+BleuResult corpus_bleu(const std::vector<std::string>& hyps,
+                       const std::vector<std::vector<std::string>>& refs) {
+  const auto usable = usable_references("corpus_bleu", hyps, refs);
+  BleuStats stats;
+  for (std::size_t i = 0; i < hyps.size(); ++i) add_sentence_stats(hyps[i], usable[i], stats);
+  return bleu_from_stats(stats);
+}
+
 double corpus_chrf(const std::vector<std::string>& hyps,
                    const std::vector<std::vector<std::string>>& refs) {
-  const auto usable = UsableReferences("corpus_chrf", hyps, refs);
+  const auto usable = usable_references("corpus_chrf", hyps, refs);
   ChrfStats corpus{};
   for (std::size_t i = 0; i < hyps.size(); ++i) {
-    const auto hyp_ngrams = CountCharNgrams(CodePointsWithoutWhitespace(hyps[i]));
+    const auto hyp_ngrams = count_char_ngrams(code_points_without_whitespace(hyps[i]));
     // Keep the first reference with the strictly best sentence score, as sacreBLEU does.
     ChrfStats best{};
     double best_score = -1.0;
     for (const std::string* ref : usable[i]) {
       const ChrfStats stats =
-          ChrfMatchStats(hyp_ngrams, CountCharNgrams(CodePointsWithoutWhitespace(*ref)));
-      const double score = ChrfFromStats(stats);
+          chrf_match_stats(hyp_ngrams, count_char_ngrams(code_points_without_whitespace(*ref)));
+      const double score = chrf_from_stats(stats);
       if (score > best_score) {
         best_score = score;
         best = stats;
@@ -463,7 +431,7 @@ double corpus_chrf(const std::vector<std::string>& hyps,
     }
     for (std::size_t k = 0; k < corpus.size(); ++k) corpus[k] += best[k];
   }
-  return ChrfFromStats(corpus);
+  return chrf_from_stats(corpus);
 }
 
 }  // namespace atento

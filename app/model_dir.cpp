@@ -37,6 +37,22 @@ std::optional<std::string> latest_checkpoint(const std::string& model_dir) {
   return path;
 }
 
+namespace {
+
+// The tokenizers must fit the embeddings the weights were trained with: SentencePiece sizes
+// the model exactly; the word vectorizer may find fewer words than the configured size.
+void check_vocabulary(const std::string& side, int64_t tokenizer_size, int64_t model_size,
+                      bool exact, const std::string& config_path) {
+  if (tokenizer_size > model_size || (exact && tokenizer_size != model_size)) {
+    throw std::runtime_error(config_path + ": model." + side + "_vocab is " +
+                             std::to_string(model_size) + " but the " + side +
+                             " tokenizer in this directory has " + std::to_string(tokenizer_size) +
+                             " entries (tokenizer files from another model?)");
+  }
+}
+
+}  // namespace
+
 TrainedModel load_trained_model(const std::string& model_dir,
                                 const std::vector<std::string>& overrides) {
   require_section(overrides, "translate");
@@ -49,6 +65,11 @@ TrainedModel load_trained_model(const std::string& model_dir,
   loaded.config = load_config(config_path, overrides);
   loaded.vocab = std::make_unique<data::Vocabularies>(
       data::load_vocabularies(model_dir, loaded.config.tokenizer));
+  const bool exact = loaded.config.tokenizer.kind == data::TokenizerKind::kSentencePiece;
+  check_vocabulary("src", loaded.vocab->src().vocab_size(), loaded.config.model.src_vocab, exact,
+                   config_path);
+  check_vocabulary("tgt", loaded.vocab->tgt().vocab_size(), loaded.config.model.tgt_vocab, exact,
+                   config_path);
   loaded.device = resolve_device(loaded.config.model.device);
   auto best = join_path(model_dir, model_files::kBestWeights);
   if (file_exists(best)) {

@@ -1,5 +1,5 @@
 #pragma once
-// The model directory (DESIGN.md §2): everything a trained model needs, in one folder.
+// The model directory: everything a trained model needs, in one folder.
 //   config.json        resolved configuration, architecture and vocabulary sizes included
 //   vocab/tokenizer    files of data::train_vocabularies
 //   model.pt           best weights so far (by train.best_metric), best.json its figures

@@ -1,4 +1,4 @@
-// atento-train: train an English→Spanish Transformer from sentence pairs (DESIGN.md §2).
+// atento-train: train an English→Spanish Transformer from sentence pairs.
 #include "app/cli.h"
 #include "app/trainer.h"
 

@@ -19,6 +19,7 @@
 #include "app/model_dir.h"
 #include "app/progress.h"
 #include "app/schedule.h"
+#include "app/weights_file.h"
 #include "app/teacher_forcing.h"
 #include "data/batch.h"
 #include "data/corpus.h"
@@ -232,9 +233,9 @@ void Trainer::save_checkpoint() {
   // A checkpoint is a directory written completely before the `latest` pointer moves to it,
   // so a crash at any moment leaves the previous one loadable.
   fs::create_directories(dir);
-  model::save_weights(*model_, join_path(dir, model_files::kBestWeights));
-  model::save_optimizer(*optimizer_, join_path(dir, "optimizer.pt"));
-  if (average_) model::save_weights(*average_, join_path(dir, model_files::kAverageWeights));
+  save_weights(*model_, join_path(dir, model_files::kBestWeights));
+  save_optimizer(*optimizer_, join_path(dir, "optimizer.pt"));
+  if (average_) save_weights(*average_, join_path(dir, model_files::kAverageWeights));
   data::write_file_atomically(join_path(dir, "state.json"), to_json(state_).dump(2) + "\n");
   auto previous = latest_checkpoint(dir_);
   data::write_file_atomically(join_path(root, model_files::kLatest), name + "\n");
@@ -293,7 +294,7 @@ void Trainer::validate_now() {
     state_.best_value = value;
     state_.best_step = state_.step;
     state_.evals_since_best = 0;
-    model::save_weights(*judged(), join_path(dir_, model_files::kBestWeights));
+    save_weights(*judged(), join_path(dir_, model_files::kBestWeights));
     data::write_file_atomically(join_path(dir_, model_files::kBestInfo),
                                 json{{"step", state_.step},
                                      {"loss", totals.loss()},

@@ -14,6 +14,7 @@
 #include "app/cli.h"
 #include "app/files.h"
 #include "data/corpus.h"
+#include "data/utf8.h"
 #include "data/text_io.h"
 
 namespace atento {

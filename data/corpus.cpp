@@ -9,47 +9,13 @@
 
 #include "data/random.h"
 #include "data/text_io.h"
+#include "data/utf8.h"
 
 namespace atento::data {
 namespace {
 
 constexpr size_t kMaxReportedProblems = 20;
 constexpr std::string_view kWhitespace = " \t\r\v\f";
-
-// Offset of the first byte that breaks UTF-8, or npos when `text` is valid.
-size_t first_invalid_utf8(std::string_view text) {
-  size_t i = 0;
-  const size_t n = text.size();
-  while (i < n) {
-    const auto c = static_cast<unsigned char>(text[i]);
-    if (c < 0x80) {
-      ++i;
-      continue;
-    }
-    size_t length = 0;
-    uint32_t code = 0;
-    uint32_t min_code = 0;
-    if ((c & 0xE0) == 0xC0) {
-      length = 2, code = c & 0x1F, min_code = 0x80;
-    } else if ((c & 0xF0) == 0xE0) {
-      length = 3, code = c & 0x0F, min_code = 0x800;
-    } else if ((c & 0xF8) == 0xF0) {
-      length = 4, code = c & 0x07, min_code = 0x10000;
-    } else {
-      return i;
-    }
-    if (i + length > n) return i;
-    for (size_t k = 1; k < length; ++k) {
-      const auto next = static_cast<unsigned char>(text[i + k]);
-      if ((next & 0xC0) != 0x80) return i;
-      code = (code << 6) | (next & 0x3F);
-    }
-    // Overlong forms, UTF-16 surrogates and code points past U+10FFFF are not UTF-8.
-    if (code < min_code || (code >= 0xD800 && code <= 0xDFFF) || code > 0x10FFFF) return i;
-    i += length;
-  }
-  return std::string_view::npos;
-}
 
 std::string_view trim(std::string_view text) {
   const size_t begin = text.find_first_not_of(kWhitespace);
@@ -92,10 +58,6 @@ std::string check_line(std::string_view line, int64_t max_chars, Pair* pair) {
 }
 
 }  // namespace
-
-bool is_valid_utf8(const std::string& text) {
-  return first_invalid_utf8(text) == std::string_view::npos;
-}
 
 std::vector<Pair> read_pairs(const std::string& path, const CorpusOptions& options,
                              ReadReport* report) {

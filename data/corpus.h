@@ -47,7 +47,4 @@ struct Split {
 Split split_pairs(std::vector<Pair> pairs, double valid_fraction, double test_fraction,
                   uint64_t seed);
 
-/// True when `text` is valid UTF-8 (no overlongs, no surrogates).
-bool is_valid_utf8(const std::string& text);
-
 }  // namespace atento::data

@@ -23,6 +23,9 @@ struct CorpusOptions {
 };
 
 enum class TokenizerKind { kSentencePiece, kWords };
+
+/// Smallest tokenizer.vocab_size: the four special ids (pad, unk, bos, eos) plus room for words.
+inline constexpr int64_t kMinVocabSize = 8;
 enum class SubwordModel { kUnigram, kBpe };
 
 struct TokenizerOptions {

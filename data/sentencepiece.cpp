@@ -49,7 +49,7 @@ const AtentoSpmApi& open_plugin(const std::string& path) {
                              ")");
   }
   // RTLD_DEEPBIND keeps the plugin's embedded protobuf 3.14 from binding to LibTorch's
-  // protobuf 3.21 (PLATFORM.md §3); RTLD_LOCAL keeps its symbols out of everyone else's way.
+  // protobuf 3.21 (linked together they crash before main); RTLD_LOCAL keeps its symbols out of everyone else's way.
   void* handle = ::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL | RTLD_DEEPBIND);
   if (handle == nullptr) {
     const char* reason = ::dlerror();
@@ -118,10 +118,10 @@ std::shared_ptr<const SentencePieceTokenizer> SentencePieceTokenizer::load(
 void SentencePieceTokenizer::train(const std::vector<std::string>& sentences,
                                    const std::string& model_prefix,
                                    const TokenizerOptions& options) {
-  if (options.vocab_size <= 4 || options.vocab_size > INT32_MAX) {
-    throw std::invalid_argument(
-        "tokenizer.vocab_size must be in (4, 2^31) for SentencePiece, got " +
-        std::to_string(options.vocab_size));
+  if (options.vocab_size < kMinVocabSize || options.vocab_size > INT32_MAX) {
+    throw std::invalid_argument("tokenizer.vocab_size must be in [" +
+                                std::to_string(kMinVocabSize) + ", 2^31) for SentencePiece, got " +
+                                std::to_string(options.vocab_size));
   }
   const AtentoSpmApi& api = spm_plugin();
   std::string text;

@@ -1,6 +1,6 @@
 #pragma once
 // SentencePiece behind the Tokenizer interface. Every call goes through the plugin
-// libatento_spm.so, loaded at run time (PLATFORM.md §3): this header and its implementation
+// libatento_spm.so, loaded at run time (data/spm/spm_api.h says why): this header and its implementation
 // never include SentencePiece's headers.
 
 #include <cstdint>

@@ -1,5 +1,6 @@
 #include "data/text_io.h"
 
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -7,6 +8,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <string>
 #include <sstream>
 #include <stdexcept>
 
@@ -27,6 +29,52 @@ std::string read_whole_file(const std::string& path, const std::string& what) {
   return std::move(content).str();
 }
 
+namespace {
+
+std::runtime_error write_error(const std::string& path, const std::string& reason) {
+  return std::runtime_error("cannot write " + path + ": " + reason);
+}
+
+// Writes every byte of `content` to `fd`, resuming after partial writes and signals.
+bool write_all(int fd, const std::string& content) {
+  size_t done = 0;
+  while (done < content.size()) {
+    const ssize_t n = ::write(fd, content.data() + done, content.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    done += static_cast<size_t>(n);
+  }
+  return true;
+}
+
+// Creates `temporary` holding `content`, on disk (fsync) before it returns; removes it and
+// throws on failure.
+void write_durable_file(const std::string& temporary, const std::string& content) {
+  const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) throw write_error(temporary, std::strerror(errno));
+  const bool written = write_all(fd, content) && ::fsync(fd) == 0;
+  const int saved = errno;
+  const bool closed = ::close(fd) == 0;
+  if (!written || !closed) {
+    const std::string reason = std::strerror(written ? errno : saved);
+    ::unlink(temporary.c_str());
+    throw write_error(temporary, reason);
+  }
+}
+
+// Makes a rename inside `dir` durable: the directory entry itself is flushed.
+void sync_directory(const std::filesystem::path& dir) {
+  const std::string name = dir.empty() ? "." : dir.string();
+  const int fd = ::open(name.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) throw write_error(name, std::strerror(errno));
+  const bool synced = ::fsync(fd) == 0;
+  const std::string reason = std::strerror(errno);
+  ::close(fd);
+  if (!synced) throw write_error(name, "cannot flush the directory: " + reason);
+}
+
+}  // namespace
+
 void write_file_atomically(const std::string& path, const std::string& content) {
   const std::filesystem::path target(path);
   if (target.has_parent_path()) {
@@ -35,23 +83,13 @@ void write_file_atomically(const std::string& path, const std::string& content) 
   }
   // The pid keeps two processes writing the same directory from sharing a temporary file.
   const std::string temporary = path + ".tmp." + std::to_string(::getpid());
-  {
-    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-    if (!out) {
-      throw std::runtime_error("cannot write " + temporary + ": " + std::strerror(errno));
-    }
-    out.write(content.data(), static_cast<std::streamsize>(content.size()));
-    out.flush();
-    if (!out) {
-      std::remove(temporary.c_str());
-      throw std::runtime_error("cannot write " + temporary + " (disk full?)");
-    }
-  }
+  write_durable_file(temporary, content);
   if (std::rename(temporary.c_str(), path.c_str()) != 0) {
     const std::string reason = std::strerror(errno);
-    std::remove(temporary.c_str());
+    ::unlink(temporary.c_str());
     throw std::runtime_error("cannot rename " + temporary + " to " + path + ": " + reason);
   }
+  sync_directory(target.parent_path());
 }
 
 }  // namespace atento::data

@@ -1,5 +1,7 @@
 #pragma once
-// Whole-file reads and atomic writes, for data/ and app/.
+// Whole-file reads and the one atomic, durable file writer of the project: every file the
+// programs write in one piece (weights, optimizer state, checkpoint pointer, training state,
+// configuration, tokenizers, splits, reports) goes through write_file_atomically.
 
 #include <string>
 
@@ -8,8 +10,11 @@ namespace atento::data {
 /// The whole file as bytes; throws std::runtime_error "cannot read <what> <path>: <reason>".
 std::string read_whole_file(const std::string& path, const std::string& what);
 
-/// Writes `content` to a temporary file next to `path`, then renames it over `path`, so a
-/// reader never sees a half-written file. Creates missing parent directories.
+/// Replaces `path` with `content` so that a reader, a crash or a power loss sees either the old
+/// file or the new one, never a mixture: write a temporary file next to `path`, fsync it,
+/// rename it over `path`, fsync the directory. Creates missing parent directories. On failure
+/// (full disk, I/O error, permissions) throws std::runtime_error naming the file and the
+/// reason, removes the temporary file and leaves the old `path` untouched.
 void write_file_atomically(const std::string& path, const std::string& content);
 
 }  // namespace atento::data

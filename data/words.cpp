@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "data/text_io.h"
+#include "data/utf8.h"
 
 namespace atento::data {
 namespace {
@@ -23,7 +24,7 @@ bool is_ascii_punctuation(uint32_t c) {
 }
 
 // The book strips string.punctuation + "¿" from Spanish but keeps "[" and "]" so that
-// "[start]"/"[end]" survive; "¡" is stripped too, as DESIGN.md §3 asks.
+// "[start]"/"[end]" survive; "¡" is stripped too, like its mirror "¿".
 bool is_stripped(uint32_t c, bool target) {
   if (target) {
     if (c == '[' || c == ']') return false;
@@ -53,49 +54,21 @@ uint32_t to_lower(uint32_t c) {
   return c;
 }
 
-// Decodes one code point at `i` (advancing it); an invalid byte is returned as itself so that
+// Decodes one code point at `i` (advancing it); an ill-formed byte is returned tagged so that
 // text that slipped past validation still round-trips byte for byte.
+constexpr uint32_t kRawByte = 0x80000000u;
+
 uint32_t next_code_point(std::string_view text, size_t& i) {
-  const auto c = static_cast<unsigned char>(text[i]);
-  size_t length = c < 0x80             ? 1
-                  : (c & 0xE0) == 0xC0 ? 2
-                  : (c & 0xF0) == 0xE0 ? 3
-                  : (c & 0xF8) == 0xF0 ? 4
-                                       : 0;
-  if (length == 0 || i + length > text.size()) {
-    ++i;
-    return 0x80000000u | c;
-  }
-  uint32_t code = length == 1 ? c : c & (0x7F >> length);
-  for (size_t k = 1; k < length; ++k) {
-    const auto next = static_cast<unsigned char>(text[i + k]);
-    if ((next & 0xC0) != 0x80) {
-      ++i;
-      return 0x80000000u | c;
-    }
-    code = (code << 6) | (next & 0x3F);
-  }
-  i += length;
-  return code;
+  const CodePoint cp = decode_utf8(text, i);
+  i += cp.length;
+  return cp.valid ? cp.value : kRawByte | cp.value;
 }
 
-void append_utf8(std::string& out, uint32_t c) {
-  if (c & 0x80000000u) {
+void append_code_point(std::string& out, uint32_t c) {
+  if (c & kRawByte) {
     out.push_back(static_cast<char>(c & 0xFF));
-  } else if (c < 0x80) {
-    out.push_back(static_cast<char>(c));
-  } else if (c < 0x800) {
-    out.push_back(static_cast<char>(0xC0 | (c >> 6)));
-    out.push_back(static_cast<char>(0x80 | (c & 0x3F)));
-  } else if (c < 0x10000) {
-    out.push_back(static_cast<char>(0xE0 | (c >> 12)));
-    out.push_back(static_cast<char>(0x80 | ((c >> 6) & 0x3F)));
-    out.push_back(static_cast<char>(0x80 | (c & 0x3F)));
   } else {
-    out.push_back(static_cast<char>(0xF0 | (c >> 18)));
-    out.push_back(static_cast<char>(0x80 | ((c >> 12) & 0x3F)));
-    out.push_back(static_cast<char>(0x80 | ((c >> 6) & 0x3F)));
-    out.push_back(static_cast<char>(0x80 | (c & 0x3F)));
+    append_utf8(out, c);
   }
 }
 
@@ -110,7 +83,7 @@ std::vector<std::string> book_standardize(const std::string& text, bool target) 
       if (!word.empty()) words.push_back(std::move(word));
       word.clear();
     } else if (!is_stripped(c, target)) {
-      append_utf8(word, c);
+      append_code_point(word, c);
     }
   }
   if (!word.empty()) words.push_back(std::move(word));

@@ -20,40 +20,10 @@
 namespace atento::model {
 namespace {
 
-std::string temporary_path(const std::string& path) {
-  return path + ".tmp-" + std::to_string(::getpid());
-}
-
 std::string shape_string(const torch::Tensor& t) {
   std::ostringstream out;
   out << t.sizes();
   return out.str();
-}
-
-// Moves the finished temporary file over `path` (rename is atomic within one file system).
-void commit(const std::string& temporary, const std::string& path) {
-  if (std::rename(temporary.c_str(), path.c_str()) != 0) {
-    const std::string reason = std::strerror(errno);
-    std::remove(temporary.c_str());
-    throw std::runtime_error("cannot move '" + temporary + "' to '" + path + "': " + reason);
-  }
-}
-
-// Writes `bytes` to path via a flushed and fsync'ed temporary file.
-void write_atomically(const std::string& path, const std::vector<char>& bytes) {
-  const std::string temporary = temporary_path(path);
-  std::FILE* file = std::fopen(temporary.c_str(), "wb");
-  if (file == nullptr) {
-    throw std::runtime_error("cannot write '" + temporary + "': " + std::strerror(errno));
-  }
-  const bool written = std::fwrite(bytes.data(), 1, bytes.size(), file) == bytes.size() &&
-                       std::fflush(file) == 0 && ::fsync(::fileno(file)) == 0;
-  const std::string reason = std::strerror(errno);
-  if (std::fclose(file) != 0 || !written) {
-    std::remove(temporary.c_str());
-    throw std::runtime_error("cannot write '" + temporary + "': " + reason);
-  }
-  commit(temporary, path);
 }
 
 void check_readable(const std::string& path) {
@@ -77,12 +47,13 @@ std::map<std::string, torch::Tensor> named_state(const torch::nn::Module& module
 
 }  // namespace
 
-void save_weights(const torch::nn::Module& module, const std::string& path) {
+std::string serialize_weights(const torch::nn::Module& module) {
   c10::Dict<std::string, torch::Tensor> weights;
   for (const auto& [name, tensor] : named_state(module)) {
     weights.insert(name, tensor.detach().to(torch::kCPU));
   }
-  write_atomically(path, torch::pickle_save(c10::IValue(weights)));
+  const std::vector<char> bytes = torch::pickle_save(c10::IValue(weights));
+  return std::string(bytes.begin(), bytes.end());
 }
 
 NamedTensors read_weights(const std::string& path) {
@@ -155,17 +126,12 @@ void load_weights(torch::nn::Module& module, const std::string& path) {
   assign_weights(module, read_weights(path), path);
 }
 
-void save_optimizer(const torch::optim::Optimizer& optimizer, const std::string& path) {
-  const std::string temporary = temporary_path(path);
-  try {
-    torch::serialize::OutputArchive archive;
-    optimizer.save(archive);
-    archive.save_to(temporary);
-  } catch (const std::exception& e) {
-    std::remove(temporary.c_str());
-    throw std::runtime_error("cannot write optimizer state '" + temporary + "': " + e.what());
-  }
-  commit(temporary, path);
+std::string serialize_optimizer(const torch::optim::Optimizer& optimizer) {
+  torch::serialize::OutputArchive archive;
+  optimizer.save(archive);
+  std::ostringstream bytes;
+  archive.save_to(bytes);
+  return std::move(bytes).str();
 }
 
 void load_optimizer(torch::optim::Optimizer& optimizer, const std::string& path) {

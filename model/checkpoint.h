@@ -1,8 +1,8 @@
 #pragma once
-// Checkpoint I/O. Weights are a pickled {name: tensor} dictionary (torch::pickle_save, the
-// format Python's torch.load also reads), matched to the model by parameter name and shape.
-// Every write goes to a temporary file next to the target and is renamed over it, so a crash
-// never leaves a truncated checkpoint.
+// Checkpoint serialisation. Weights are a pickled {name: tensor} dictionary (torch::pickle_save,
+// the format Python's torch.load also reads), matched to the model by parameter name and shape.
+// This file turns weights and optimizer state into bytes and reads them back; writing the bytes
+// to disk is the application's job (one atomic, durable writer for every file).
 
 #include <torch/nn/module.h>
 #include <torch/optim/optimizer.h>
@@ -12,13 +12,13 @@
 
 namespace atento::model {
 
-/// Writes every parameter and buffer of `module` (moved to CPU) to `path`, atomically.
-void save_weights(const torch::nn::Module& module, const std::string& path);
+/// Every parameter and buffer of `module` (moved to CPU) as the bytes of a weights file.
+std::string serialize_weights(const torch::nn::Module& module);
 
 /// Parameter and buffer tensors by dotted name, as read from a weights file (on the CPU).
 using NamedTensors = std::map<std::string, torch::Tensor>;
 
-/// Reads a weights file written by save_weights; throws std::runtime_error naming the file
+/// Reads a weights file holding serialize_weights' bytes; throws std::runtime_error naming the file
 /// when it cannot be read or parsed. The file's bytes are released before it returns.
 NamedTensors read_weights(const std::string& path);
 
@@ -32,10 +32,10 @@ void assign_weights(torch::nn::Module& module, NamedTensors stored, const std::s
 /// the checkpoint was written for another architecture or vocabulary; nothing is copied then.
 void load_weights(torch::nn::Module& module, const std::string& path);
 
-/// Writes the optimizer state (moments, step counts, hyper-parameters) atomically.
-void save_optimizer(const torch::optim::Optimizer& optimizer, const std::string& path);
+/// The optimizer state (moments, step counts, hyper-parameters) as the bytes of a file.
+std::string serialize_optimizer(const torch::optim::Optimizer& optimizer);
 
-/// Restores optimizer state written by save_optimizer; throws std::runtime_error naming the
+/// Restores optimizer state from a file holding serialize_optimizer's bytes; throws std::runtime_error naming the
 /// file when it cannot be read or does not match the optimizer.
 void load_optimizer(torch::optim::Optimizer& optimizer, const std::string& path);
 

@@ -4,8 +4,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# Build and run: LibTorch, SentencePiece, CLI11, nlohmann_json, OpenBLAS, the toolchain.
+# Scripts the README shows: gnuplot + python3 (plot_log.sh, attention_map.sh), unzip + curl
+# (get_data.sh).
 packages=(libtorch-dev libsentencepiece-dev sentencepiece libcli11-dev nlohmann-json3-dev
-          libopenblas0-openmp libgtest-dev cmake g++ make pkg-config)
+          libopenblas0-openmp libgtest-dev cmake g++ make pkg-config
+          gnuplot-nox python3 unzip curl ca-certificates)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -18,7 +22,8 @@ if [ ${#missing[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
 
-# PLATFORM.md §1: LibTorch calls the system libblas.so.3; OpenBLAS is ~40× the reference BLAS.
+# LibTorch calls the system libblas.so.3; OpenBLAS is ~40× the reference BLAS (2048² float
+# matmul on 2 AVX2 cores: 4 GFLOP/s reference, 162 GFLOP/s OpenBLAS).
 if ! readlink -f /etc/alternatives/libblas.so.3-x86_64-linux-gnu 2>/dev/null | grep -q openblas; then
   echo "setup: warning: libblas.so.3 is not OpenBLAS; training will be slow" >&2
 fi

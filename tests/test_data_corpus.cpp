@@ -188,18 +188,6 @@ TEST(CorpusReader, ReadsTheSampleCorpusWithoutProblems) {
   EXPECT_EQ(report.kept, report.lines);
 }
 
-TEST(CorpusUtf8, AcceptsValidAndRejectsOverlongSurrogateAndTruncatedSequences) {
-  EXPECT_TRUE(is_valid_utf8(""));
-  EXPECT_TRUE(is_valid_utf8("¿Dónde está? ñ € 𝄞"));
-  EXPECT_FALSE(is_valid_utf8("\xC0\xAF"));          // overlong "/"
-  EXPECT_FALSE(is_valid_utf8("\xE0\x80\xAF"));      // overlong "/"
-  EXPECT_FALSE(is_valid_utf8("\xED\xA0\x80"));      // UTF-16 surrogate U+D800
-  EXPECT_FALSE(is_valid_utf8("\xF4\x90\x80\x80"));  // past U+10FFFF
-  EXPECT_FALSE(is_valid_utf8("abc\xC3"));           // truncated
-  EXPECT_FALSE(is_valid_utf8("\x80"));              // lone continuation byte
-  EXPECT_FALSE(is_valid_utf8("\xFF"));
-}
-
 // ---- writer ----------------------------------------------------------------------------------
 
 TEST(CorpusWriter, WriteThenReadRoundTripsAndLeavesNoTemporaryFile) {

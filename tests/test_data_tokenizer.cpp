@@ -205,8 +205,8 @@ TEST(SentencePiece, TooSmallVocabularyIsAnErrorNotAnAbort) {
 }
 
 TEST(SentencePiece, WorksAlongsideLibTorchInOneProcess) {
-  // The point of the plugin (PLATFORM.md §3): SentencePiece and LibTorch linked into one
-  // process crash before main; through dlopen(RTLD_DEEPBIND) both work side by side.
+  // The point of the plugin: Debian's SentencePiece (embedded protobuf 3.14) and LibTorch
+  // (protobuf 3.21) linked into one process crash before main; through dlopen(RTLD_DEEPBIND) both work side by side.
   const at::Tensor before = at::arange(6, at::kFloat).reshape({2, 3});
   TempDir dir;
   const Vocabularies vocab = train_vocabularies(sample_train(), spm_options(), dir.str());
@@ -225,7 +225,7 @@ TEST(SentencePiece, TrainingIsQuietUnlessVerbose) {
   train_vocabularies(sample_train(), spm_options(), dir.str());
   EXPECT_EQ(testing::internal::GetCapturedStderr(), "");
   // SentencePiece logging through std::cerr from inside the DEEPBIND plugin is what crashes
-  // without -mno-direct-extern-access (PLATFORM.md §3); it must work.
+  // without -mno-direct-extern-access (see CMakeLists.txt); it must work.
   TokenizerOptions verbose = spm_options();
   verbose.verbose = true;
   testing::internal::CaptureStderr();
@@ -336,6 +336,13 @@ TEST(WordsStandardize, FollowsTheBooksExamples) {
             (Words{"i", "cant", "do", "it", "yet"}));
   EXPECT_EQ(book_standardize("e-mail: \"x@y\"; 50% #1 {a} <b> ~c^ `d_ |e\\ $3 & *", false),
             (Words{"email", "xy", "50", "1", "a", "b", "c", "d", "e", "3"}));
+}
+
+TEST(WordsStandardize, NeverDecodesOverlongFormsOrSurrogates) {
+  // An overlong "A" (C1 81) or an encoded surrogate is not a letter: the bytes pass through
+  // unchanged instead of being decoded, lower-cased and re-encoded as "a".
+  EXPECT_EQ(book_standardize("x\xC1\x81 \xED\xA0\x80", false), (Words{"x\xC1\x81", "\xED\xA0\x80"}));
+  EXPECT_EQ(book_standardize("\xE0\x81\x81", false), (Words{"\xE0\x81\x81"}));
 }
 
 TEST(WordsStandardize, LowerCasesAccentedCapitals) {

@@ -16,6 +16,8 @@ namespace atento::model {
 namespace {
 
 using testing::pad_rows;
+using testing::save_optimizer;
+using testing::save_weights;
 using testing::small_options;
 
 // Every test builds its model in eval mode unless it trains.

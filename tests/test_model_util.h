@@ -6,11 +6,30 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <fstream>
+#include <string>
 #include <vector>
 
+#include "model/checkpoint.h"
 #include "model/seq2seq.h"
 
 namespace atento::model::testing {
+
+/// Writes serialised bytes to `path` (the programs write through the application's durable
+/// writer; the model tests only need the bytes on disk).
+inline void write_bytes(const std::string& path, const std::string& bytes) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  if (!out.flush()) throw std::runtime_error("cannot write " + path);
+}
+
+inline void save_weights(const torch::nn::Module& module, const std::string& path) {
+  write_bytes(path, serialize_weights(module));
+}
+
+inline void save_optimizer(const torch::optim::Optimizer& optimizer, const std::string& path) {
+  write_bytes(path, serialize_optimizer(optimizer));
+}
 
 constexpr int64_t kBos = 1;
 constexpr int64_t kEos = 2;

@@ -1,7 +1,7 @@
 #pragma once
 // The narrow C interface of the SentencePiece plugin (libatento_spm.so).
 //
-// PLATFORM.md §3: Debian's libsentencepiece embeds protobuf 3.14 and LibTorch loads protobuf
+// Why a plugin: Debian's libsentencepiece embeds protobuf 3.14 and LibTorch loads protobuf
 // 3.21; linked into one process they crash before main. So every SentencePiece call lives in a
 // plugin that never links LibTorch and is loaded with dlopen(RTLD_LOCAL | RTLD_DEEPBIND). Only
 // plain C data crosses this boundary (no std::string, no exceptions), so the plugin and its host

@@ -1,4 +1,4 @@
-// The SentencePiece plugin: the only code of Atento that calls SentencePiece (PLATFORM.md §3).
+// The SentencePiece plugin: the only code of Atento that calls SentencePiece (see spm_api.h).
 // It exports one C entry point, never lets an exception or a SentencePiece abort escape through
 // it, and checks inputs before handing them to SentencePiece, whose trainer may end the process
 // (LOG(FATAL)) on inputs it cannot handle.
