@@ -17,9 +17,10 @@ BatchObjective teacher_forced(model::Seq2Seq& model, const data::Batch& batch,
                               bool count_correct) {
   auto src = batch.src.to(device);
   auto tgt_in = batch.tgt_in.to(device);
-  auto keep = batch.tgt_keep.to(device).reshape({-1});                          // [B*T]
-  auto hidden = model->decode_hidden(model->encode(src), tgt_in);               // [B,T,D]
-  auto rows = keep.nonzero().squeeze(1);                                        // [N]
+  auto tgt_keep = batch.tgt_keep.to(device);  // [B,T]: real positions of tgt_in and tgt_out
+  auto encoded = model->encode(src, batch.src_keep.to(device));
+  auto hidden = model->decode_hidden(encoded, tgt_in, tgt_keep);                // [B,T,D]
+  auto rows = tgt_keep.reshape({-1}).nonzero().squeeze(1);                      // [B*T] → [N]
   auto real = hidden.reshape({-1, hidden.size(-1)}).index_select(0, rows);      // [N,D]
   auto targets = batch.tgt_out.to(device).reshape({-1}).index_select(0, rows);  // [N]
   auto terms = model->output_terms(real, targets, count_correct);
