@@ -2,6 +2,8 @@
 
 #include <torch/torch.h>
 
+#include "model/eval_mode.h"
+
 namespace atento {
 
 TeacherForcedTotals& TeacherForcedTotals::operator+=(const TeacherForcedTotals& other) {
@@ -44,9 +46,7 @@ BatchObjective teacher_forced(model::Seq2Seq& model, const data::Batch& batch,
 TeacherForcedTotals evaluate_teacher_forced(model::Seq2Seq& model,
                                             const std::vector<data::Example>& examples,
                                             int64_t batch_tokens, const torch::Device& device) {
-  torch::NoGradGuard no_grad;
-  bool was_training = model->is_training();
-  model->eval();
+  model::EvalModeGuard eval_mode(*model);
   data::BatchOptions options;
   options.batch_size = 0;
   options.batch_tokens = batch_tokens;
@@ -55,7 +55,6 @@ TeacherForcedTotals evaluate_teacher_forced(model::Seq2Seq& model,
   for (const auto& indices : data::make_batches(examples, options, 0, 0, /*shuffle=*/true)) {
     totals += teacher_forced(model, data::collate(examples, indices), 0.0, device).totals;
   }
-  model->train(was_training);
   return totals;
 }
 
