@@ -2,6 +2,8 @@
 
 #include <torch/torch.h>
 
+#include "model/eval_mode.h"
+
 namespace atento {
 
 TeacherForcedTotals& TeacherForcedTotals::operator+=(const TeacherForcedTotals& other) {
@@ -17,9 +19,10 @@ BatchObjective teacher_forced(model::Seq2Seq& model, const data::Batch& batch,
                               bool count_correct) {
   auto src = batch.src.to(device);
   auto tgt_in = batch.tgt_in.to(device);
-  auto keep = batch.tgt_keep.to(device).reshape({-1});                          // [B*T]
-  auto hidden = model->decode_hidden(model->encode(src), tgt_in);               // [B,T,D]
-  auto rows = keep.nonzero().squeeze(1);                                        // [N]
+  auto tgt_keep = batch.tgt_keep.to(device);  // [B,T]: real positions of tgt_in and tgt_out
+  auto encoded = model->encode(src, batch.src_keep.to(device));
+  auto hidden = model->decode_hidden(encoded, tgt_in, tgt_keep);                // [B,T,D]
+  auto rows = tgt_keep.reshape({-1}).nonzero().squeeze(1);                      // [B*T] → [N]
   auto real = hidden.reshape({-1, hidden.size(-1)}).index_select(0, rows);      // [N,D]
   auto targets = batch.tgt_out.to(device).reshape({-1}).index_select(0, rows);  // [N]
   auto terms = model->output_terms(real, targets, count_correct);
@@ -43,9 +46,7 @@ BatchObjective teacher_forced(model::Seq2Seq& model, const data::Batch& batch,
 TeacherForcedTotals evaluate_teacher_forced(model::Seq2Seq& model,
                                             const std::vector<data::Example>& examples,
                                             int64_t batch_tokens, const torch::Device& device) {
-  torch::NoGradGuard no_grad;
-  bool was_training = model->is_training();
-  model->eval();
+  model::EvalModeGuard eval_mode(*model);
   data::BatchOptions options;
   options.batch_size = 0;
   options.batch_tokens = batch_tokens;
@@ -54,7 +55,6 @@ TeacherForcedTotals evaluate_teacher_forced(model::Seq2Seq& model,
   for (const auto& indices : data::make_batches(examples, options, 0, 0, /*shuffle=*/true)) {
     totals += teacher_forced(model, data::collate(examples, indices), 0.0, device).totals;
   }
-  model->train(was_training);
   return totals;
 }
 

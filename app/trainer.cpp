@@ -452,10 +452,10 @@ int Trainer::run() {
     TeacherForcedTotals step_totals;
     double step_loss = 0.0;
     for (const auto& batch : group) {
-      // The adaptive softmax's full argmax needs every tail on every position (~10% of a
-      // step): training accuracy is skipped there, validation always counts it.
+      // An output layer whose full argmax is costly (the adaptive softmax runs every tail on
+      // every position, ~10% of a step) skips training accuracy; validation always counts it.
       auto objective = teacher_forced(model_, batch, t.label_smoothing, device_,
-                                      /*count_correct=*/!model_->adaptive);
+                                      /*count_correct=*/model_->output().argmax_is_cheap());
       auto loss = objective.loss / static_cast<double>(std::max<int64_t>(step_tokens, 1));
       loss.backward();
       step_loss += loss.item<double>();

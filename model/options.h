@@ -8,6 +8,13 @@
 
 namespace atento::model {
 
+/// Token id of padding in source and target (the tokenizers reserve id 0 for it): the keep
+/// masks the model builds when a caller has only ids mark every other id as real.
+constexpr int64_t kPadId = 0;
+
+/// Smallest vocabulary a model accepts: padding, unknown, start and end ids.
+constexpr int64_t kMinVocab = 4;
+
 /// How token positions enter the model (DLwP ch. 15: ~58% next-word accuracy without, ~67% with).
 enum class Positions { kLearned, kNone };
 
@@ -53,5 +60,16 @@ struct ModelOptions {
   /// Torch device string: "cpu", "cuda", "cuda:1".
   std::string device = "cpu";
 };
+
+/// Throws std::invalid_argument naming the first field out of range, the message starting with
+/// its key: "model.encoder_layers: must be at least 1, got 0". The limits of the model.* keys of
+/// a configuration file.
+void validate_options(const ModelOptions& options);
+
+/// Limit checks shared by every options validator (throw std::invalid_argument "<key>: …").
+/// value ≥ min, else "<key>: must be at least <min>, got <value>".
+void require_at_least(const std::string& key, int64_t value, int64_t min);
+/// A dropout rate in [0, 1), else "<key>: must be in [0, 1), got <value>".
+void require_rate(const std::string& key, double value);
 
 }  // namespace atento::model

@@ -7,43 +7,30 @@
 #include <limits>
 #include <utility>
 
+#include "model/attention.h"
+#include "model/eval_mode.h"
+
 namespace atento::model {
 namespace {
 
 constexpr float kNegInf = -std::numeric_limits<float>::infinity();
 
-// Puts the model in eval mode for the search and restores its previous mode afterwards, so a
-// trainer that translates a validation batch keeps training with dropout.
-class EvalModeGuard {
- public:
-  explicit EvalModeGuard(Seq2Seq& model) : model_(model), was_training_(model->is_training()) {
-    model_->eval();
-  }
-  ~EvalModeGuard() { model_->train(was_training_); }
-  EvalModeGuard(const EvalModeGuard&) = delete;
-  EvalModeGuard& operator=(const EvalModeGuard&) = delete;
-
- private:
-  Seq2Seq& model_;
-  bool was_training_;
-};
-
-// What every search needs about the batch, checked once.
-struct Batch {
+// What every search needs about its sources, checked once.
+struct SearchPlan {
   std::vector<int64_t> src_len;  ///< real source tokens per sentence
   std::vector<int64_t> limit;    ///< most output tokens (eos included) per sentence
   torch::Tensor forbidden;       ///< token ids never emitted: pad, bos, and eos when forced
 };
 
-Batch prepare(const Seq2Seq& model, const torch::Tensor& src, const SearchOptions& options) {
-  const auto& arch = model->options();
+void check_search_options(const ModelOptions& arch, const torch::Tensor& src,
+                          const SearchOptions& options) {
   TORCH_CHECK(src.dim() == 2 && src.scalar_type() == torch::kLong,
               "search: source must be [B,S] int64 token ids, got ", src.sizes(), " ",
               src.scalar_type());
-  TORCH_CHECK(options.bos_id > 0 && options.bos_id < arch.tgt_vocab && options.eos_id > 0 &&
-                  options.eos_id < arch.tgt_vocab,
-              "search: bos_id and eos_id must be target token ids other than padding (1..",
-              arch.tgt_vocab - 1, "), got ", options.bos_id, " and ", options.eos_id);
+  auto is_token = [&](int64_t id) { return id >= 0 && id < arch.tgt_vocab && id != kPadId; };
+  TORCH_CHECK(is_token(options.bos_id) && is_token(options.eos_id),
+              "search: bos_id and eos_id must be target token ids other than padding (", kPadId,
+              ") below ", arch.tgt_vocab, ", got ", options.bos_id, " and ", options.eos_id);
   TORCH_CHECK(options.beam >= 1, "search: beam must be >= 1, got ", options.beam);
   TORCH_CHECK(options.n_best >= 1 && options.n_best <= options.beam,
               "search: n_best must lie in 1..beam (", options.beam, "), got ", options.n_best);
@@ -52,35 +39,40 @@ Batch prepare(const Seq2Seq& model, const torch::Tensor& src, const SearchOption
   TORCH_CHECK(options.force_len >= 0 && options.force_len <= arch.max_len,
               "search: force_len must lie in 0..max_len (", arch.max_len, "), got ",
               options.force_len);
-  Batch batch;
-  const auto lengths = padding_mask(src).sum(1).to(torch::kCPU, torch::kLong);  // [B]
+}
+
+SearchPlan prepare(const Seq2Seq& model, const torch::Tensor& src, const SearchOptions& options) {
+  const auto& arch = model->options();
+  check_search_options(arch, src, options);
+  SearchPlan plan;
+  const auto lengths = padding_mask(src, kPadId).sum(1).to(torch::kCPU, torch::kLong);  // [B]
   const auto* length = lengths.data_ptr<int64_t>();
   for (int64_t b = 0; b < src.size(0); ++b) {
-    batch.src_len.push_back(length[b]);
+    plan.src_len.push_back(length[b]);
     const auto by_ratio =
         static_cast<int64_t>(std::floor(options.max_len_ratio * static_cast<double>(length[b]))) +
         options.max_len_extra;
-    batch.limit.push_back(options.force_len > 0
-                              ? options.force_len
-                              : std::max<int64_t>(1, std::min(arch.max_len, by_ratio)));
+    plan.limit.push_back(options.force_len > 0
+                             ? options.force_len
+                             : std::max<int64_t>(1, std::min(arch.max_len, by_ratio)));
   }
   // Padding and the start token are never outputs (a shared bos/eos id stays allowed).
-  std::vector<int64_t> forbidden{0};
+  std::vector<int64_t> forbidden{kPadId};
   if (options.bos_id != options.eos_id) {
     forbidden.push_back(options.bos_id);
   }
   if (options.force_len > 0) {
     forbidden.push_back(options.eos_id);
   }
-  batch.forbidden = torch::tensor(forbidden, torch::kLong).to(src.device());
-  return batch;
+  plan.forbidden = torch::tensor(forbidden, torch::kLong).to(src.device());
+  return plan;
 }
 
 // Next-token log-probabilities [R,V] in float, forbidden tokens at -inf.
 torch::Tensor next_log_probs(Seq2Seq& model, DecoderState& state, const torch::Tensor& last,
-                             const Batch& batch) {
+                             const SearchPlan& plan) {
   auto logp = torch::log_softmax(model->decode_step(state, last), -1, torch::kFloat);
-  return logp.index_fill_(1, batch.forbidden, kNegInf);
+  return logp.index_fill_(1, plan.forbidden, kNegInf);
 }
 
 // Cross attention of the newest position per row, on the CPU: L × [R,H,S] → [R,L,H,S].
@@ -93,6 +85,24 @@ struct Partial {
   std::vector<int64_t> tokens;
   std::vector<torch::Tensor> attention;  ///< per step: [L,H,S]
 };
+
+// Adds one step to `partial`: row `row` of the step's attention (when recorded) and `token`
+// (none when negative: the step emitted eos).
+void grow(Partial& partial, const torch::Tensor& attention, int64_t row, int64_t token) {
+  if (attention.defined()) {
+    partial.attention.push_back(attention[row]);
+  }
+  if (token >= 0) {
+    partial.tokens.push_back(token);
+  }
+}
+
+// A copy of `partial` grown by one step (beams branch from a shared parent).
+Partial extend(const Partial& partial, const torch::Tensor& attention, int64_t row, int64_t token) {
+  Partial grown = partial;
+  grow(grown, attention, row, token);
+  return grown;
+}
 
 Hypothesis finish(const Partial& partial, float log_prob, int64_t generated, int64_t src_len,
                   const SearchOptions& options) {
@@ -124,188 +134,255 @@ torch::Tensor to_device(const std::vector<int64_t>& values, const torch::Device&
   return torch::tensor(values, torch::kLong).to(device);
 }
 
+// The rows being decoded, grouped by sentence: `width` rows per active sentence.
+struct SearchRows {
+  DecoderState state;
+  std::vector<int64_t> sentences;  ///< the active sentence of each group of rows
+  int64_t width = 1;               ///< rows per sentence: 1, then K in beam search
+  std::vector<Partial> partial;    ///< greedy: per sentence; beam: per row
+  torch::Tensor last;              ///< [R] int64, the tokens fed next
+  torch::Tensor scores;            ///< [R] float, summed log-probabilities
+};
+
+// One row per sentence, bos fed first.
+SearchRows start_rows(Seq2Seq& model, const torch::Tensor& src, const SearchOptions& options) {
+  const int64_t sentences = src.size(0);
+  const auto device = src.device();
+  SearchRows rows;
+  rows.state =
+      model->start(model->encode(src), DecodeOptions{options.use_cache, options.record_attention});
+  rows.sentences.resize(sentences);
+  for (int64_t b = 0; b < sentences; ++b) {
+    rows.sentences[b] = b;
+  }
+  rows.partial.resize(sentences);
+  rows.last =
+      torch::full({sentences}, options.bos_id, torch::TensorOptions(torch::kLong).device(device));
+  rows.scores = torch::zeros({sentences}, torch::TensorOptions(torch::kFloat).device(device));
+  return rows;
+}
+
+// --- Greedy search -------------------------------------------------------------------------
+
+// Keeps rows `keep` (greedy: one per sentence) for the next step; none left ends the search.
+void keep_greedy_rows(SearchRows& rows, const std::vector<int64_t>& keep) {
+  if (keep.empty()) {
+    rows.sentences.clear();
+    return;
+  }
+  const auto indices = to_device(keep, rows.last.device());
+  rows.state.reorder(indices);
+  rows.scores = rows.scores.index_select(0, indices);  // [R] → [R']
+  rows.last = rows.last.index_select(0, indices);      // [R] → [R']
+  std::vector<int64_t> remaining;
+  for (const int64_t row : keep) {
+    remaining.push_back(rows.sentences[row]);
+  }
+  rows.sentences = std::move(remaining);
+}
+
+// One greedy step: each row takes its best token; rows that end (eos, or the length limit)
+// become hypotheses and leave the batch, so later steps do less work.
+void greedy_step(Seq2Seq& model, SearchRows& rows, const SearchPlan& plan,
+                 const SearchOptions& options, int64_t step,
+                 std::vector<std::vector<Hypothesis>>& results) {
+  auto [best, best_token] = next_log_probs(model, rows.state, rows.last, plan).max(-1);  // [R]
+  rows.scores += best;
+  rows.last = best_token;
+  const auto tokens = to_vector(best_token);
+  const auto totals = to_float_vector(rows.scores);
+  const auto attention = options.record_attention ? step_attention(rows.state) : torch::Tensor();
+  std::vector<int64_t> keep;
+  for (size_t row = 0; row < rows.sentences.size(); ++row) {
+    const int64_t b = rows.sentences[row];
+    const bool ended = tokens[row] == options.eos_id && options.force_len == 0;
+    grow(rows.partial[b], attention, static_cast<int64_t>(row), ended ? -1 : tokens[row]);
+    if (ended || step + 1 >= plan.limit[b]) {
+      results[b].push_back(
+          finish(rows.partial[b], totals[row], step + 1, plan.src_len[b], options));
+    } else {
+      keep.push_back(static_cast<int64_t>(row));
+    }
+  }
+  if (keep.size() < rows.sentences.size()) {
+    keep_greedy_rows(rows, keep);
+  }
+}
+
+// --- Beam search ---------------------------------------------------------------------------
+
+// The best 2K continuations of every active sentence, on the CPU.
+struct Candidates {
+  int64_t count = 0;             ///< candidates per sentence
+  std::vector<float> values;     ///< [n·count] summed log-probabilities, best first
+  std::vector<int64_t> indices;  ///< [n·count] parent beam · V + token
+  torch::Tensor attention;       ///< [R,L,H,S] when recorded
+};
+
+Candidates top_candidates(Seq2Seq& model, SearchRows& rows, const SearchPlan& plan,
+                          const SearchOptions& options) {
+  const int64_t n = static_cast<int64_t>(rows.sentences.size());
+  const int64_t vocab = model->options().tgt_vocab;
+  auto logp = next_log_probs(model, rows.state, rows.last, plan);  // [n·width, V]
+  // [n·width,1] + [n·width,V] → [n, width·V]: every continuation of every beam of a sentence
+  auto all = (rows.scores.unsqueeze(1) + logp).view({n, rows.width * vocab});
+  auto [top_scores, top_index] = all.topk(std::min(2 * options.beam, rows.width * vocab), 1);
+  Candidates candidates;  // [n,2K] each
+  candidates.count = top_scores.size(1);
+  candidates.values = to_float_vector(top_scores);
+  candidates.indices = to_vector(top_index);
+  if (options.record_attention) {
+    candidates.attention = step_attention(rows.state);
+  }
+  return candidates;
+}
+
+// The beams one sentence keeps: parent row, token and score of each.
+struct Chosen {
+  std::vector<int64_t> parents, tokens;
+  std::vector<float> scores;
+};
+
+// Walks sentence i's candidates best first, up to K non-eos ones. Eos among the best K
+// finishes a hypothesis (as in fairseq); other eos candidates are dropped.
+Chosen choose_beams(const SearchRows& rows, const Candidates& candidates, int64_t i, int64_t vocab,
+                    int64_t step, const SearchPlan& plan, const SearchOptions& options,
+                    std::vector<Hypothesis>& finished) {
+  const int64_t b = rows.sentences[i];
+  Chosen chosen;
+  for (int64_t c = 0;
+       c < candidates.count && static_cast<int64_t>(chosen.tokens.size()) < options.beam; ++c) {
+    const float value = candidates.values[i * candidates.count + c];
+    if (value == kNegInf) {
+      break;
+    }
+    const int64_t flat = candidates.indices[i * candidates.count + c];
+    const int64_t parent = i * rows.width + flat / vocab;
+    const int64_t token = flat % vocab;
+    if (token == options.eos_id && options.force_len == 0) {
+      if (c < options.beam) {
+        const auto ended = extend(rows.partial[parent], candidates.attention, parent, -1);
+        finished.push_back(finish(ended, value, step + 1, plan.src_len[b], options));
+      }
+      continue;
+    }
+    chosen.parents.push_back(parent);
+    chosen.tokens.push_back(token);
+    chosen.scores.push_back(value);
+  }
+  return chosen;
+}
+
+// The rows of the next step, built sentence by sentence.
+struct NextRows {
+  std::vector<int64_t> sentences, parents, tokens;
+  std::vector<float> scores;
+  std::vector<Partial> partial;
+};
+
+// Sentence i after choosing its beams: done (K hypotheses, or nothing left to extend),
+// finished at its length limit, or K rows of the next step.
+void advance_sentence(const SearchRows& rows, const Candidates& candidates, int64_t i,
+                      Chosen chosen, int64_t step, const SearchPlan& plan,
+                      const SearchOptions& options, std::vector<Hypothesis>& finished,
+                      NextRows& next) {
+  const int64_t b = rows.sentences[i];
+  if (static_cast<int64_t>(finished.size()) >= options.beam || chosen.tokens.empty()) {
+    return;
+  }
+  auto grown = [&](size_t j) {
+    return extend(rows.partial[chosen.parents[j]], candidates.attention, chosen.parents[j],
+                  chosen.tokens[j]);
+  };
+  if (step + 1 >= plan.limit[b]) {
+    for (size_t j = 0; j < chosen.tokens.size(); ++j) {
+      finished.push_back(finish(grown(j), chosen.scores[j], step + 1, plan.src_len[b], options));
+    }
+    return;
+  }
+  // Too few finite candidates (a vocabulary smaller than the beam): repeat the last one at
+  // -inf so every sentence keeps exactly K rows; such rows never win.
+  while (static_cast<int64_t>(chosen.tokens.size()) < options.beam) {
+    chosen.parents.push_back(chosen.parents.back());
+    chosen.tokens.push_back(chosen.tokens.back());
+    chosen.scores.push_back(kNegInf);
+  }
+  next.sentences.push_back(b);
+  for (size_t j = 0; j < chosen.tokens.size(); ++j) {
+    next.parents.push_back(chosen.parents[j]);
+    next.tokens.push_back(chosen.tokens[j]);
+    next.scores.push_back(chosen.scores[j]);
+    next.partial.push_back(grown(j));
+  }
+}
+
+// One beam step over every active sentence; beam reordering, expansion to K rows and dropping
+// finished sentences happen in one gather.
+void beam_step(Seq2Seq& model, SearchRows& rows, const SearchPlan& plan,
+               const SearchOptions& options, int64_t step,
+               std::vector<std::vector<Hypothesis>>& finished) {
+  const int64_t vocab = model->options().tgt_vocab;
+  const auto candidates = top_candidates(model, rows, plan, options);
+  NextRows next;
+  for (int64_t i = 0; i < static_cast<int64_t>(rows.sentences.size()); ++i) {
+    auto& done = finished[rows.sentences[i]];
+    auto chosen = choose_beams(rows, candidates, i, vocab, step, plan, options, done);
+    advance_sentence(rows, candidates, i, std::move(chosen), step, plan, options, done, next);
+  }
+  if (next.sentences.empty()) {
+    rows.sentences.clear();
+    return;
+  }
+  const auto device = rows.last.device();
+  rows.state.reorder(to_device(next.parents, device));
+  rows.last = to_device(next.tokens, device);
+  rows.scores = torch::tensor(next.scores, torch::kFloat).to(device);
+  rows.partial = std::move(next.partial);
+  rows.sentences = std::move(next.sentences);
+  rows.width = options.beam;
+}
+
+// Best first (stable among equal scores), at most n_best per sentence.
+void keep_n_best(std::vector<std::vector<Hypothesis>>& finished, int64_t n_best) {
+  for (auto& hypotheses : finished) {
+    std::stable_sort(hypotheses.begin(), hypotheses.end(),
+                     [](const Hypothesis& a, const Hypothesis& b) { return a.score > b.score; });
+    if (static_cast<int64_t>(hypotheses.size()) > n_best) {
+      hypotheses.resize(n_best);
+    }
+  }
+}
+
 }  // namespace
 
 std::vector<std::vector<Hypothesis>> greedy_search(Seq2Seq& model, const torch::Tensor& src,
                                                    const SearchOptions& options) {
-  torch::NoGradGuard no_grad;
-  EvalModeGuard eval_mode(model);
-  const auto batch = prepare(model, src, options);
-  const auto device = src.device();
-  const int64_t sentences = src.size(0);
-  std::vector<std::vector<Hypothesis>> results(sentences);
-  if (sentences == 0) {
+  EvalModeGuard eval_mode(*model);
+  const auto plan = prepare(model, src, options);
+  std::vector<std::vector<Hypothesis>> results(src.size(0));
+  if (results.empty()) {
     return results;
   }
-  auto state =
-      model->start(model->encode(src), DecodeOptions{options.use_cache, options.record_attention});
-  std::vector<int64_t> sentence_of_row(sentences);
-  std::vector<Partial> partial(sentences);
-  for (int64_t b = 0; b < sentences; ++b) {
-    sentence_of_row[b] = b;
-  }
-  auto last =
-      torch::full({sentences}, options.bos_id, torch::TensorOptions(torch::kLong).device(device));
-  auto scores = torch::zeros({sentences}, torch::TensorOptions(torch::kFloat).device(device));
-  for (int64_t step = 0; !sentence_of_row.empty(); ++step) {
-    auto [best, best_token] = next_log_probs(model, state, last, batch).max(-1);  // [R], [R]
-    scores += best;
-    const auto tokens = to_vector(best_token);
-    const auto totals = to_float_vector(scores);
-    const auto attention = options.record_attention ? step_attention(state) : torch::Tensor();
-    std::vector<int64_t> keep;
-    for (size_t row = 0; row < sentence_of_row.size(); ++row) {
-      const int64_t b = sentence_of_row[row];
-      auto& part = partial[b];
-      if (attention.defined()) {
-        part.attention.push_back(attention[row]);
-      }
-      const bool ended = tokens[row] == options.eos_id && options.force_len == 0;
-      if (!ended) {
-        part.tokens.push_back(tokens[row]);
-      }
-      if (ended || step + 1 >= batch.limit[b]) {
-        results[b].push_back(finish(part, totals[row], step + 1, batch.src_len[b], options));
-      } else {
-        keep.push_back(static_cast<int64_t>(row));
-      }
-    }
-    if (keep.size() < sentence_of_row.size()) {
-      // Finished sentences leave the batch, so later steps do less work.
-      if (keep.empty()) {
-        break;
-      }
-      const auto rows = to_device(keep, device);
-      state.reorder(rows);
-      scores = scores.index_select(0, rows);          // [R] → [R']
-      best_token = best_token.index_select(0, rows);  // [R] → [R']
-      std::vector<int64_t> remaining;
-      for (const int64_t row : keep) {
-        remaining.push_back(sentence_of_row[row]);
-      }
-      sentence_of_row = std::move(remaining);
-    }
-    last = best_token;
+  auto rows = start_rows(model, src, options);
+  for (int64_t step = 0; !rows.sentences.empty(); ++step) {
+    greedy_step(model, rows, plan, options, step, results);
   }
   return results;
 }
 
 std::vector<std::vector<Hypothesis>> beam_search(Seq2Seq& model, const torch::Tensor& src,
                                                  const SearchOptions& options) {
-  torch::NoGradGuard no_grad;
-  EvalModeGuard eval_mode(model);
-  const auto batch = prepare(model, src, options);
-  const auto device = src.device();
-  const int64_t sentences = src.size(0);
-  const int64_t beam = options.beam;
-  const int64_t vocab = model->options().tgt_vocab;
-  std::vector<std::vector<Hypothesis>> finished(sentences);
-  if (sentences == 0) {
+  EvalModeGuard eval_mode(*model);
+  const auto plan = prepare(model, src, options);
+  std::vector<std::vector<Hypothesis>> finished(src.size(0));
+  if (finished.empty()) {
     return finished;
   }
-  auto state =
-      model->start(model->encode(src), DecodeOptions{options.use_cache, options.record_attention});
-  // Rows are grouped by sentence, `width` rows per active sentence: 1 at the first step (every
-  // beam would be the same), K afterwards.
-  std::vector<int64_t> active(sentences);
-  for (int64_t b = 0; b < sentences; ++b) {
-    active[b] = b;
+  auto rows = start_rows(model, src, options);
+  for (int64_t step = 0; !rows.sentences.empty(); ++step) {
+    beam_step(model, rows, plan, options, step, finished);
   }
-  int64_t width = 1;
-  std::vector<Partial> partial(sentences);
-  auto last =
-      torch::full({sentences}, options.bos_id, torch::TensorOptions(torch::kLong).device(device));
-  auto scores = torch::zeros({sentences}, torch::TensorOptions(torch::kFloat).device(device));
-  for (int64_t step = 0; !active.empty(); ++step) {
-    const int64_t n = static_cast<int64_t>(active.size());
-    auto logp = next_log_probs(model, state, last, batch);  // [n·width, V]
-    // [n·width,1] + [n·width,V] → [n, width·V]: every continuation of every beam of a sentence
-    auto candidates = (scores.unsqueeze(1) + logp).view({n, width * vocab});
-    auto [top_scores, top_index] = candidates.topk(std::min(2 * beam, width * vocab), 1);  // [n,2K]
-    const int64_t count = top_scores.size(1);
-    const auto values = to_float_vector(top_scores);
-    const auto indices = to_vector(top_index);
-    const auto attention = options.record_attention ? step_attention(state) : torch::Tensor();
-
-    std::vector<int64_t> next_active, parents, next_tokens;
-    std::vector<float> next_scores;
-    std::vector<Partial> next_partial;
-    for (int64_t i = 0; i < n; ++i) {
-      const int64_t b = active[i];
-      auto extend = [&](int64_t parent_row, int64_t token) {
-        Partial grown = partial[parent_row];
-        if (attention.defined()) {
-          grown.attention.push_back(attention[parent_row]);
-        }
-        if (token >= 0) {
-          grown.tokens.push_back(token);
-        }
-        return grown;
-      };
-      std::vector<std::pair<int64_t, int64_t>> chosen;  // (parent row, token)
-      std::vector<float> chosen_scores;
-      for (int64_t c = 0; c < count && static_cast<int64_t>(chosen.size()) < beam; ++c) {
-        const float value = values[i * count + c];
-        if (value == kNegInf) {
-          break;
-        }
-        const int64_t flat = indices[i * count + c];
-        const int64_t parent_row = i * width + flat / vocab;
-        const int64_t token = flat % vocab;
-        if (token == options.eos_id && options.force_len == 0) {
-          // Only eos among the best K candidates finishes a hypothesis (as in fairseq).
-          if (c < beam) {
-            finished[b].push_back(
-                finish(extend(parent_row, -1), value, step + 1, batch.src_len[b], options));
-          }
-          continue;
-        }
-        chosen.emplace_back(parent_row, token);
-        chosen_scores.push_back(value);
-      }
-      const bool at_limit = step + 1 >= batch.limit[b];
-      if (static_cast<int64_t>(finished[b].size()) >= beam || chosen.empty()) {
-        continue;
-      }
-      if (at_limit) {
-        for (size_t j = 0; j < chosen.size(); ++j) {
-          finished[b].push_back(finish(extend(chosen[j].first, chosen[j].second), chosen_scores[j],
-                                       step + 1, batch.src_len[b], options));
-        }
-        continue;
-      }
-      // Too few finite candidates (a vocabulary smaller than the beam): repeat the last one at
-      // -inf so every sentence keeps exactly K rows; such rows never win.
-      while (static_cast<int64_t>(chosen.size()) < beam) {
-        chosen.push_back(chosen.back());
-        chosen_scores.push_back(kNegInf);
-      }
-      next_active.push_back(b);
-      for (size_t j = 0; j < chosen.size(); ++j) {
-        parents.push_back(chosen[j].first);
-        next_tokens.push_back(chosen[j].second);
-        next_scores.push_back(chosen_scores[j]);
-        next_partial.push_back(extend(chosen[j].first, chosen[j].second));
-      }
-    }
-    if (next_active.empty()) {
-      break;
-    }
-    // Beam reordering, expansion to K rows and dropping finished sentences in one gather.
-    state.reorder(to_device(parents, device));
-    last = to_device(next_tokens, device);
-    scores = torch::tensor(next_scores, torch::kFloat).to(device);
-    partial = std::move(next_partial);
-    active = std::move(next_active);
-    width = beam;
-  }
-  for (auto& hypotheses : finished) {
-    std::stable_sort(hypotheses.begin(), hypotheses.end(),
-                     [](const Hypothesis& a, const Hypothesis& b) { return a.score > b.score; });
-    if (static_cast<int64_t>(hypotheses.size()) > options.n_best) {
-      hypotheses.resize(options.n_best);
-    }
-  }
+  keep_n_best(finished, options.n_best);
   return finished;
 }
 

@@ -1,4 +1,5 @@
-// The output layer: the adaptive softmax is an exact, normalised distribution whose cheap
+// The output layers behind one interface (terms agree with scores; the argmax capability), and
+// the adaptive softmax is an exact, normalised distribution whose cheap
 // training path (tails only where the target lies) agrees with the full log-probabilities,
 // and the full-softmax terms reproduce torch's label-smoothed cross-entropy.
 
@@ -7,7 +8,8 @@
 
 #include <string>
 
-#include "model/output.h"
+#include "model/adaptive_softmax.h"
+#include "model/full_softmax.h"
 #include "model/seq2seq.h"
 #include "tests/test_model_util.h"
 
@@ -125,6 +127,71 @@ TEST(ModelOutput, BadCutoffsAreRejectedWithTheirPosition) {
   EXPECT_NE(message({10}, 0).find("div"), std::string::npos);
 }
 
+// Each layer's terms agree with log_softmax of its scores; `smoothing` too for a full softmax
+// (the adaptive one smooths per softmax instead).
+void expect_terms_agree_with_scores(OutputLayerImpl& layer, bool full_smoothing) {
+  auto targets = boundary_targets();
+  auto hidden = torch::randn({targets.size(0), kDim});
+  auto logp = torch::log_softmax(layer.scores(hidden), -1);  // [N,V]
+  ASSERT_EQ(logp.sizes(), (std::vector<int64_t>{targets.size(0), kVocab}));
+  auto terms = layer.terms(hidden, targets, /*predict=*/true);
+  EXPECT_TRUE(
+      torch::allclose(terms.nll, -logp.gather(1, targets.unsqueeze(1)).squeeze(1), 1e-5, 1e-5));
+  EXPECT_TRUE(torch::equal(terms.predicted, logp.argmax(-1)));
+  if (full_smoothing) {
+    EXPECT_TRUE(torch::allclose(terms.smoothing, -logp.mean(-1), 1e-5, 1e-5));
+  }
+}
+
+TEST(ModelOutput, EveryOutputLayerTermsAgreeWithItsScores) {
+  torch::manual_seed(4);
+  FullSoftmax full(kDim, kVocab);
+  TiedSoftmax tied(torch::nn::Embedding(kVocab, kDim));
+  tied->bias.data().normal_();
+  auto adaptive = make_layer();
+  expect_terms_agree_with_scores(*full, true);
+  expect_terms_agree_with_scores(*tied, true);
+  expect_terms_agree_with_scores(*adaptive, false);
+  EXPECT_TRUE(full->argmax_is_cheap());
+  EXPECT_TRUE(tied->argmax_is_cheap());
+  EXPECT_FALSE(adaptive->argmax_is_cheap());
+}
+
+TEST(ModelOutput, TiedLayerScoresThroughTheEmbeddingItDoesNotOwn) {
+  torch::manual_seed(4);
+  torch::nn::Embedding embedding(kVocab, kDim);
+  TiedSoftmax tied(embedding);
+  EXPECT_EQ(tied->parameters().size(), 1u);  // its bias; the embedding belongs to its owner
+  auto hidden = torch::randn({3, 2, kDim});
+  auto scores = tied->scores(hidden);  // [3,2,V]
+  EXPECT_TRUE(torch::allclose(scores, torch::matmul(hidden, embedding->weight.t()), 0.0, 1e-5));
+  torch::NoGradGuard no_grad;
+  embedding->weight.mul_(2.0);
+  EXPECT_TRUE(torch::allclose(tied->scores(hidden), 2.0 * scores, 0.0, 1e-5));
+}
+
+TEST(ModelOutput, EachModelOutputLayerKeepsItsCheckpointNames) {
+  auto options = testing::small_options();
+  options.tie_embeddings = true;
+  Seq2Seq tied(options);
+  EXPECT_NE(tied->named_parameters().find("out_bias"), nullptr);
+  EXPECT_EQ(tied->named_parameters().find("out_proj.weight"), nullptr);
+  EXPECT_TRUE(tied->output().argmax_is_cheap());
+  options.tie_embeddings = false;
+  Seq2Seq untied(options);
+  EXPECT_NE(untied->named_parameters().find("out_proj.weight"), nullptr);
+  EXPECT_NE(untied->named_parameters().find("out_proj.bias"), nullptr);
+  EXPECT_TRUE(untied->output().argmax_is_cheap());
+  options.adaptive_cutoffs = {9, 20};
+  Seq2Seq adaptive(options);
+  EXPECT_NE(adaptive->named_parameters().find("adaptive.head.weight"), nullptr);
+  EXPECT_NE(adaptive->named_parameters().find("adaptive.tail_out1.bias"), nullptr);
+  EXPECT_FALSE(adaptive->output().argmax_is_cheap());
+  // Tying shares the embedding: one matrix fewer than untied, plus nothing counted twice.
+  EXPECT_EQ(count_parameters(*untied) - count_parameters(*tied),
+            options.d_model * options.tgt_vocab);
+}
+
 TEST(ModelOutput, AdaptiveModelDecodesStepByStepLikeForward) {
   auto options = testing::small_options(Norm::kPre);
   options.adaptive_cutoffs = {9, 20};
@@ -147,7 +214,7 @@ TEST(ModelOutput, AdaptiveSoftmaxCannotBeTied) {
   auto options = testing::small_options();
   options.adaptive_cutoffs = {9};
   options.tie_embeddings = true;
-  EXPECT_THROW(Seq2Seq{options}, c10::Error);
+  EXPECT_THROW(Seq2Seq{options}, std::invalid_argument);
 }
 
 }  // namespace

@@ -1,4 +1,4 @@
-#include "model/output.h"
+#include "model/adaptive_softmax.h"
 
 #include <torch/nn/init.h>
 
@@ -16,8 +16,8 @@ AdaptiveSoftmaxImpl::AdaptiveSoftmaxImpl(int64_t d_model, int64_t vocab,
   TORCH_CHECK(div >= 1, "adaptive softmax: div must be at least 1, got ", div);
   for (size_t i = 0; i < bounds_.size(); ++i) {
     TORCH_CHECK(bounds_[i] > 0 && bounds_[i] < vocab && (i == 0 || bounds_[i] > bounds_[i - 1]),
-                "adaptive softmax: cutoffs must increase strictly within (0, ", vocab,
-                "), got ", bounds_[i], " at position ", i);
+                "adaptive softmax: cutoffs must increase strictly within (0, ", vocab, "), got ",
+                bounds_[i], " at position ", i);
   }
   bounds_.push_back(vocab);
   head = register_module("head", glorot_linear(d_model, bounds_[0] + clusters()));
@@ -36,7 +36,7 @@ namespace {
 
 // hidden [N,D] → cluster i's log-probabilities within the cluster [N, |cluster i|].
 torch::Tensor tail_log_probs(AdaptiveSoftmaxImpl& layer, int64_t i, const torch::Tensor& hidden) {
-  auto narrow = torch::linear(hidden, layer.tail_in[i]->weight);  // [N,D] → [N,D/divⁱ⁺¹]
+  auto narrow = torch::linear(hidden, layer.tail_in[i]->weight);    // [N,D] → [N,D/divⁱ⁺¹]
   return torch::log_softmax(dense(narrow, layer.tail_out[i]), -1);  // → [N,|cluster|]
 }
 
@@ -54,13 +54,17 @@ torch::Tensor whole_log_probs(AdaptiveSoftmaxImpl& layer, const torch::Tensor& h
 
 }  // namespace
 
-OutputTerms full_softmax_terms(const torch::Tensor& logits, const torch::Tensor& targets) {
-  auto logp = torch::log_softmax(logits, -1);  // [N,V]
-  OutputTerms terms;
-  terms.nll = -logp.gather(1, targets.unsqueeze(1)).squeeze(1);  // [N]
-  terms.smoothing = -logp.mean(-1);                               // [N]
-  terms.predicted = logits.detach().argmax(-1);                   // [N]
-  return terms;
+torch::Tensor AdaptiveSoftmaxImpl::scores(const torch::Tensor& hidden) {
+  auto flat = hidden.reshape({-1, hidden.size(-1)});  // [..., D] → [M,D]
+  auto logp = adaptive_log_probs(*this, flat);        // [M,V]
+  auto shape = hidden.sizes().vec();
+  shape.back() = logp.size(-1);
+  return logp.view(shape);  // [M,V] → [..., V]
+}
+
+OutputTerms AdaptiveSoftmaxImpl::terms(const torch::Tensor& hidden, const torch::Tensor& targets,
+                                       bool predict) {
+  return adaptive_softmax_terms(*this, hidden, targets, predict);
 }
 
 torch::Tensor adaptive_log_probs(AdaptiveSoftmaxImpl& layer, const torch::Tensor& hidden) {
@@ -84,12 +88,12 @@ OutputTerms adaptive_softmax_terms(AdaptiveSoftmaxImpl& layer, const torch::Tens
   }
   OutputTerms terms;
   terms.nll = -head_lp.gather(1, head_target.unsqueeze(1)).squeeze(1);  // [N]
-  terms.smoothing = -head_lp.mean(-1);                                   // [N]
+  terms.smoothing = -head_lp.mean(-1);                                  // [N]
   for (int64_t i = 0; i < layer.clusters(); ++i) {
     const auto& rows = rows_in[i];
     if (rows.size(0) == 0) continue;
     auto tail_lp = tail_log_probs(layer, i, hidden.index_select(0, rows));  // [Nᵢ,|cluster|]
-    auto local = targets.index_select(0, rows).sub(layer.bound(i));        // [Nᵢ]
+    auto local = targets.index_select(0, rows).sub(layer.bound(i));         // [Nᵢ]
     terms.nll = terms.nll.index_add(0, rows, -tail_lp.gather(1, local.unsqueeze(1)).squeeze(1));
     terms.smoothing = terms.smoothing.index_add(0, rows, -tail_lp.mean(-1));
   }

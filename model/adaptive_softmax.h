@@ -1,10 +1,7 @@
 #pragma once
-// The vocabulary output layer and its training objective.
-//
-// Two layers share one interface: the full softmax (logits = hidden · Wᵀ + b over every id) and
-// the adaptive softmax (Grave et al. 2017, "Efficient softmax approximation for GPUs"), which
-// factorises the same exact distribution by word frequency. Ids must be ranked by frequency
-// (the `words` vocabulary is). With cutoffs c₀ < c₁ < … < V the head scores the c₀ most
+// The adaptive softmax output layer (Grave et al. 2017, "Efficient softmax approximation for
+// GPUs"), which factorises the same exact distribution by word frequency. Ids must be ranked by
+// frequency (the `words` vocabulary is). With cutoffs c₀ < c₁ < … < V the head scores the c₀ most
 // frequent ids plus one entry per tail cluster; cluster i covers [cᵢ, cᵢ₊₁) and scores its
 // words through a narrower projection D → D/divⁱ⁺¹ → |cluster|, so
 //   log p(w) = log p_head(w)                                     for w < c₀
@@ -13,20 +10,29 @@
 // in it: with the book's 15,000-word vocabulary most of the output layer's cost disappears,
 // while accuracy and decoding still see the whole normalised distribution.
 
-#include <torch/nn/module.h>
 #include <torch/nn/modules/linear.h>
 #include <torch/nn/pimpl.h>
 
 #include <cstdint>
 #include <vector>
 
+#include "model/output_layer.h"
+
 namespace atento::model {
 
 /// Adaptive softmax parameters: the head and one two-layer projection per tail cluster.
-class AdaptiveSoftmaxImpl : public torch::nn::Module {
+class AdaptiveSoftmaxImpl : public OutputLayerImpl {
  public:
   /// `cutoffs` strictly increasing, each in (0, vocab); `div` ≥ 1 shrinks each cluster's width.
   AdaptiveSoftmaxImpl(int64_t d_model, int64_t vocab, std::vector<int64_t> cutoffs, int64_t div);
+
+  /// hidden [..., D] → log-probabilities [..., V] (adaptive_log_probs).
+  torch::Tensor scores(const torch::Tensor& hidden) override;
+  /// adaptive_softmax_terms: the tails run only where targets need them.
+  OutputTerms terms(const torch::Tensor& hidden, const torch::Tensor& targets,
+                    bool predict) override;
+  /// The argmax needs every tail on every position.
+  bool argmax_is_cheap() const override { return false; }
 
   /// Number of tail clusters.
   int64_t clusters() const { return static_cast<int64_t>(bounds_.size()) - 1; }
@@ -41,16 +47,6 @@ class AdaptiveSoftmaxImpl : public torch::nn::Module {
   std::vector<int64_t> bounds_;  ///< {c₀, c₁, …, V}
 };
 TORCH_MODULE(AdaptiveSoftmax);
-
-/// Per-position objective terms, shared by the full and the adaptive softmax.
-struct OutputTerms {
-  torch::Tensor nll;        ///< [N] −log p(target)
-  torch::Tensor smoothing;  ///< [N] −mean log p over the softmax(es) the target passes through
-  torch::Tensor predicted;  ///< [N] argmax id of the whole distribution (no gradient)
-};
-
-/// Full softmax terms from logits [N,V] and targets [N].
-OutputTerms full_softmax_terms(const torch::Tensor& logits, const torch::Tensor& targets);
 
 /// Adaptive softmax: hidden [N,D] → log-probabilities over the whole vocabulary [N,V].
 torch::Tensor adaptive_log_probs(AdaptiveSoftmaxImpl& layer, const torch::Tensor& hidden);

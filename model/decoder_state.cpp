@@ -1,0 +1,59 @@
+#include "model/decoder_state.h"
+
+#include <algorithm>
+
+namespace atento::model {
+namespace {
+
+// [B,...] → [B',...]: rows `indices` of x (undefined stays undefined).
+torch::Tensor select_rows(const torch::Tensor& x, const torch::Tensor& indices) {
+  return x.defined() ? x.index_select(0, indices) : x;
+}
+
+}  // namespace
+
+void LayerCache::append(const torch::Tensor& k, const torch::Tensor& v) {
+  TORCH_CHECK(k.dim() == 4 && k.sizes() == v.sizes(),
+              "LayerCache::append: keys and values must be [B,H,T,Dh], got ", k.sizes(), " and ",
+              v.sizes());
+  const int64_t added = k.size(2), needed = length + added;
+  const int64_t capacity = self_k.defined() ? self_k.size(2) : 0;
+  if (needed > capacity) {
+    // Doubling keeps the total copying linear in the decoded length.
+    const int64_t grown = std::max({needed, 2 * capacity, int64_t{16}});
+    auto grow = [&](const torch::Tensor& old) {
+      // [B,H,capacity,Dh] → [B,H,grown,Dh], filled part copied
+      auto buffer = torch::empty({k.size(0), k.size(1), grown, k.size(3)}, k.options());
+      if (length > 0) {
+        buffer.narrow(2, 0, length).copy_(old.narrow(2, 0, length));
+      }
+      return buffer;
+    };
+    self_k = grow(self_k);
+    self_v = grow(self_v);
+  }
+  // [B,H,T,Dh] into positions length..length+T-1 of [B,H,capacity,Dh]
+  self_k.narrow(2, length, added).copy_(k);
+  self_v.narrow(2, length, added).copy_(v);
+  length = needed;
+}
+
+void DecoderState::reorder(const torch::Tensor& indices) {
+  TORCH_CHECK(indices.dim() == 1, "DecoderState::reorder: indices must be [B'], got ",
+              indices.sizes());
+  const auto rows_on_device = indices.to(src_keep.device(), torch::kLong);
+  for (auto& cache : layers) {
+    cache.self_k = select_rows(cache.self_k, rows_on_device);
+    cache.self_v = select_rows(cache.self_v, rows_on_device);
+    cache.cross_k = select_rows(cache.cross_k, rows_on_device);
+    cache.cross_v = select_rows(cache.cross_v, rows_on_device);
+  }
+  src_keep = select_rows(src_keep, rows_on_device);
+  memory = select_rows(memory, rows_on_device);
+  prefix = select_rows(prefix, rows_on_device);
+  for (auto& weights : cross_attention) {
+    weights = select_rows(weights, rows_on_device);
+  }
+}
+
+}  // namespace atento::model

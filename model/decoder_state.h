@@ -1,0 +1,57 @@
+#pragma once
+// The explicit state of step-by-step decoding: per-layer key/value caches, the source mask and
+// the prefix fed so far. The model itself stays immutable during generation.
+// Shape legend: B batch (decoded rows), S source length, D d_model, H heads, Dh head dim.
+
+#include <torch/types.h>
+
+#include <cstdint>
+#include <vector>
+
+namespace atento::model {
+
+/// Per-layer cache of one decoder block. Self-attention keys/values live in buffers with room
+/// to spare (capacity doubles when full), so a step writes one position instead of copying
+/// the whole cache.
+struct LayerCache {
+  torch::Tensor self_k, self_v;    ///< [B,H,capacity,Dh]; positions [0, length) are filled
+  int64_t length = 0;              ///< positions cached so far
+  torch::Tensor cross_k, cross_v;  ///< [B,H,S,Dh], computed once from the encoder output
+  /// Writes k, v [B,H,T,Dh] at positions length..length+T-1, growing the buffers if needed.
+  void append(const torch::Tensor& k, const torch::Tensor& v);
+  /// Cached keys [B,H,length,Dh] (a view of the buffer).
+  torch::Tensor keys() const { return self_k.narrow(2, 0, length); }
+  /// Cached values [B,H,length,Dh] (a view of the buffer).
+  torch::Tensor values() const { return self_v.narrow(2, 0, length); }
+};
+
+/// Explicit decoding state. A copy shares the cache buffers with the original, which
+/// decode_step writes in place: branch with reorder, which gathers rows into new buffers.
+struct DecoderState {
+  std::vector<LayerCache> layers;  ///< one per decoder block; empty on the uncached path
+  torch::Tensor src_keep;          ///< [B,S] bool
+  torch::Tensor memory;            ///< [B,S,D], kept for the uncached path only
+  torch::Tensor prefix;            ///< [B,t] int64, tokens fed so far
+  int64_t step = 0;                ///< positions already decoded (t)
+  bool use_cache = true;
+  /// When set, decode_step stores each layer's cross-attention weights of the newest
+  /// position: [B,H,S] per layer.
+  bool record_attention = false;
+  std::vector<torch::Tensor> cross_attention;
+  /// Keeps rows `indices` ([B'] int64, repeats allowed) of every tensor: beam reordering and
+  /// dropping finished sentences.
+  void reorder(const torch::Tensor& indices);
+  /// Rows B currently decoded.
+  int64_t rows() const { return src_keep.size(0); }
+};
+
+/// How Seq2SeqImpl::start prepares decoding.
+struct DecodeOptions {
+  /// Keep per-layer keys/values (cross attention computed once); otherwise every step
+  /// recomputes the decoder over the whole prefix (reference path, for tests and benchmarks).
+  bool use_cache = true;
+  /// Record cross-attention weights of the newest position at every step.
+  bool record_attention = false;
+};
+
+}  // namespace atento::model
