@@ -1,5 +1,6 @@
 #include "app/config.h"
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -349,31 +350,25 @@ void validate_tokenizer(const data::TokenizerOptions& t) {
 
 // The model's own limits, then the rules that tie it to the tokenizer.
 void validate_model(const model::ModelOptions& m, const data::TokenizerOptions& t) {
-  check(m.src_vocab >= 4, "model.src_vocab", "must be at least 4");
-  check(m.tgt_vocab >= 4, "model.tgt_vocab", "must be at least 4");
-  check(m.d_model >= 1, "model.d_model", "must be positive");
-  check(m.n_heads >= 1, "model.n_heads", "must be positive");
-  check(m.head_dim >= 1, "model.head_dim", "must be positive");
-  check(m.d_ff >= 1, "model.d_ff", "must be positive");
-  check(m.encoder_layers >= 1, "model.encoder_layers", "must be positive");
-  check(m.decoder_layers >= 1, "model.decoder_layers", "must be positive");
-  check(m.dropout >= 0 && m.dropout < 1, "model.dropout", "must be in [0, 1)");
-  check(m.output_dropout >= 0 && m.output_dropout < 1, "model.output_dropout", "must be in [0, 1)");
+  for (int64_t cutoff : m.adaptive_cutoffs) {
+    check(cutoff < t.vocab_size, "model.adaptive_cutoffs",
+          "must lie below tokenizer.vocab_size = " + std::to_string(t.vocab_size) + ", got " +
+              std::to_string(cutoff));
+  }
+  // Until the tokenizers are trained, model.src_vocab/tgt_vocab are placeholders; the trainer
+  // then sets them to at least tokenizer.vocab_size (exactly, for SentencePiece).
+  model::ModelOptions sized = m;
+  sized.src_vocab = std::max(m.src_vocab, t.vocab_size);
+  sized.tgt_vocab = std::max(m.tgt_vocab, t.vocab_size);
+  try {
+    model::validate_options(sized);  // the model's own limits, the ones its constructor applies
+  } catch (const std::invalid_argument& e) {
+    throw ConfigError(std::string("configuration: ") + e.what());
+  }
   check(m.max_len >= t.src_len, "model.max_len",
         "must cover tokenizer.src_len (" + std::to_string(t.src_len) + ")");
   check(m.max_len >= t.tgt_len - 1, "model.max_len",
         "must cover tokenizer.tgt_len - 1 (" + std::to_string(t.tgt_len - 1) + ")");
-  for (size_t i = 0; i < m.adaptive_cutoffs.size(); ++i) {
-    int64_t cutoff = m.adaptive_cutoffs[i];
-    check(cutoff > 0 && cutoff < t.vocab_size && (i == 0 || cutoff > m.adaptive_cutoffs[i - 1]),
-          "model.adaptive_cutoffs",
-          "must increase strictly and lie in (0, tokenizer.vocab_size = " +
-              std::to_string(t.vocab_size) + "), got " + std::to_string(cutoff));
-  }
-  check(m.adaptive_cutoffs.empty() || !m.tie_embeddings, "model.tie_embeddings",
-        "must be false with model.adaptive_cutoffs (the adaptive softmax has its own weights)");
-  check(m.adaptive_div >= 1, "model.adaptive_div", "must be at least 1");
-  check(!m.device.empty(), "model.device", "must name a device such as cpu or cuda");
 }
 
 void validate_train(const TrainOptions& r) {

@@ -90,8 +90,38 @@ mkdir -p "$WORK/notamodel"
 expect_exit 1 "a directory without a model is an error" -- "$T" --model "$WORK/notamodel"
 expect_stderr "not a model directory" "says it is not a model directory"
 expect_exit 2 "architecture overrides are refused" -- "$T" --model "$model" --set model.d_model=8
-expect_exit 1 "missing input file is an error" -- "$T" --model "$model" --input "$WORK/none.txt"
+expect_exit 2 "missing input file is a usage error" -- "$T" --model "$model" --input "$WORK/none.txt"
 expect_stderr "none.txt" "missing input is named"
+expect_exit 2 "a directory as input is a usage error" -- "$T" --model "$model" --input "$WORK"
+expect_stderr "directory" "says the input is a directory"
+for bad in "--beam 0" "--beam -2" "--n-best x" "--batch-size 0" "--threads -1" "--force-len -3"; do
+  # shellcheck disable=SC2086
+  expect_exit 2 "$bad is a usage error" -- "$T" --model "$model" $bad </dev/null
+  expect_stderr "must be at least|expected an integer" "$bad is explained plainly"
+done
+if grep -q "1797693" "$WORK/stderr"; then fail "range messages print no 309-digit bound"; fi
+
+# A model directory that does not hang together is refused with the file and the reason.
+cp -r "$model" "$WORK/mixed"
+python3 - "$WORK/mixed/config.json" <<'PY'
+import json, sys
+path = sys.argv[1]
+config = json.load(open(path))
+config["model"]["tgt_vocab"] += 7
+json.dump(config, open(path, "w"))
+PY
+expect_exit 1 "a tokenizer that disagrees with config.json is an error" -- "$T" --model "$WORK/mixed" </dev/null
+expect_stderr "config.json: model.tgt_vocab" "names the file and the key"
+python3 - "$WORK/mixed/config.json" <<'PY'
+import json, sys
+path = sys.argv[1]
+config = json.load(open(path))
+config["model"]["tgt_vocab"] -= 7
+config["format_version"] = 99
+json.dump(config, open(path, "w"))
+PY
+expect_exit 2 "a model directory of another format version is refused" -- "$T" --model "$WORK/mixed" </dev/null
+expect_stderr "format_version is 99" "names the version"
 expect_exit 1 "missing pairs file is an error" -- "$BUILD/atento-eval" --model "$model" \
   --pairs "$WORK/none.tsv"
 finish
