@@ -8,12 +8,14 @@
 #include <iostream>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <set>
 
 #include "app/cli.h"
 #include "app/files.h"
 #include "app/metrics.h"
 #include "app/model_dir.h"
+#include "app/overrides.h"
 #include "app/teacher_forcing.h"
 #include "app/translator.h"
 #include "data/corpus.h"
@@ -45,7 +47,7 @@ json to_json(const EvalFigures& f) {
 }
 
 /// Translations are made once per distinct English source; every Spanish side sharing that
-/// source is one of its references (DESIGN.md §2).
+/// source is one of its references.
 EvalFigures evaluate_pairs(TrainedModel& trained, const std::vector<data::Pair>& pairs,
                            const std::map<std::string, std::string>& translations,
                            int64_t batch_tokens) {
@@ -81,100 +83,140 @@ void print_table(const std::string& name, const EvalFigures& f) {
   std::printf("\n");
 }
 
-}  // namespace
-
-int run_evaluation(const EvalArgs& args) {
-  std::vector<std::string> overrides = args.overrides;
-  if (args.beam > 0) overrides.push_back("translate.beam=" + std::to_string(args.beam));
-  if (args.batch_size > 0) {
-    overrides.push_back("translate.batch_size=" + std::to_string(args.batch_size));
-  }
-  if (args.threads >= 0) overrides.push_back("translate.threads=" + std::to_string(args.threads));
-  auto trained = load_trained_model(args.model_dir, overrides);
-  set_threads(trained.config.translate.threads);
-
-  data::ReadReport report;
+/// The pairs to evaluate, with skipped lines reported on stderr.
+std::vector<data::Pair> read_eval_pairs(const EvalArgs& args, const TrainedModel& trained,
+                                        data::ReadReport& report) {
   auto pairs = data::read_pairs(args.pairs, trained.config.data, &report);
   for (const auto& problem : report.problems) std::cerr << "warning: " << problem << "\n";
   if (report.skipped > 0) {
     std::cerr << "warning: " << args.pairs << ": skipped " << report.skipped << " bad line(s)\n";
   }
+  return pairs;
+}
 
-  // Sources seen in training: the spa-eng corpus repeats ~18% of test sources in training,
-  // so figures on the unseen subset measure generalisation.
-  std::set<std::string> seen;
+/// The English sources of the model's train.tsv; nullopt when the directory has none.
+std::optional<std::set<std::string>> training_sources(const EvalArgs& args,
+                                                      const TrainedModel& trained) {
   auto train_path = join_path(args.model_dir, model_files::kTrain);
-  bool have_train = file_exists(train_path);
-  if (have_train) {
-    data::CorpusOptions options = trained.config.data;
-    options.strict = false;
-    for (auto& p : data::read_pairs(train_path, options)) seen.insert(std::move(p.src));
-  }
-  std::vector<data::Pair> unseen;
+  if (!file_exists(train_path)) return std::nullopt;
+  data::CorpusOptions options = trained.config.data;
+  options.strict = false;
+  std::set<std::string> seen;
+  for (auto& p : data::read_pairs(train_path, options)) seen.insert(std::move(p.src));
+  return seen;
+}
+
+/// The distinct English sources of `pairs`, in first-occurrence order.
+std::vector<std::string> distinct_sources(const std::vector<data::Pair>& pairs) {
+  std::set<std::string> done;
+  std::vector<std::string> order;
   for (const auto& p : pairs) {
-    if (!seen.count(p.src)) unseen.push_back(p);
+    if (done.insert(p.src).second) order.push_back(p.src);
   }
+  return order;
+}
 
+/// --translations: one line per distinct source, checked against their number.
+std::vector<std::string> read_translations(const EvalArgs& args, size_t sources) {
+  std::vector<std::string> texts;
+  std::ifstream in(args.translations);
+  if (!in) throw std::runtime_error(args.translations + ": cannot read translations");
+  for (std::string line; std::getline(in, line);) texts.push_back(line);
+  if (texts.size() != sources) {
+    throw std::runtime_error(args.translations + ": " + std::to_string(texts.size()) +
+                             " lines, but " + args.pairs + " has " + std::to_string(sources) +
+                             " distinct English sources");
+  }
+  return texts;
+}
+
+/// The model's best translation of each source (empty when the search found none).
+std::vector<std::string> model_translations(TrainedModel& trained,
+                                            const std::vector<std::string>& order) {
+  std::vector<std::vector<int64_t>> sources;
+  for (const auto& src : order) sources.push_back(trained.vocab->encode_source(src));
+  auto search = search_options(trained);
+  search.n_best = 1;
+  auto found = translate_sources(trained, sources, search, trained.config.translate.batch_size);
+  std::vector<std::string> texts;
+  for (const auto& hypotheses : found) {
+    texts.push_back(hypotheses.empty() ? "" : trained.vocab->decode_target(hypotheses[0].tokens));
+  }
+  return texts;
+}
+
+/// One translation per distinct source (read or made), also written to --hyps when given.
+std::map<std::string, std::string> translate_once(const EvalArgs& args, TrainedModel& trained,
+                                                  const std::vector<data::Pair>& pairs) {
+  auto order = distinct_sources(pairs);
+  auto texts = args.translations.empty() ? model_translations(trained, order)
+                                         : read_translations(args, order.size());
+  std::ofstream hyps_file;
+  if (!args.hyps_out.empty()) {
+    hyps_file.open(args.hyps_out, std::ios::trunc);
+    if (!hyps_file) throw std::runtime_error(args.hyps_out + ": cannot write translations");
+  }
   std::map<std::string, std::string> translations;
-  if (!args.no_translate) {
-    std::vector<std::string> order;
-    for (const auto& p : pairs) {
-      if (!translations.count(p.src)) {
-        translations[p.src];
-        order.push_back(p.src);
-      }
-    }
-    std::vector<std::string> texts;
-    if (!args.translations.empty()) {
-      std::ifstream in(args.translations);
-      if (!in) throw std::runtime_error(args.translations + ": cannot read translations");
-      for (std::string line; std::getline(in, line);) texts.push_back(line);
-      if (texts.size() != order.size()) {
-        throw std::runtime_error(args.translations + ": " + std::to_string(texts.size()) +
-                                 " lines, but " + args.pairs + " has " +
-                                 std::to_string(order.size()) + " distinct English sources");
-      }
-    } else {
-      std::vector<std::vector<int64_t>> sources;
-      for (const auto& src : order) sources.push_back(trained.vocab->encode_source(src));
-      auto search = search_options(trained);
-      search.n_best = 1;
-      auto found = translate_sources(trained, sources, search, trained.config.translate.batch_size);
-      for (const auto& hypotheses : found) {
-        texts.push_back(hypotheses.empty() ? ""
-                                           : trained.vocab->decode_target(hypotheses[0].tokens));
-      }
-    }
-    std::ofstream hyps_file;
-    if (!args.hyps_out.empty()) {
-      hyps_file.open(args.hyps_out, std::ios::trunc);
-      if (!hyps_file) throw std::runtime_error(args.hyps_out + ": cannot write translations");
-    }
-    for (size_t i = 0; i < order.size(); ++i) {
-      if (hyps_file.is_open()) hyps_file << texts[i] << '\n';
-      translations[order[i]] = std::move(texts[i]);
-    }
+  for (size_t i = 0; i < order.size(); ++i) {
+    if (hyps_file.is_open()) hyps_file << texts[i] << '\n';
+    translations[order[i]] = std::move(texts[i]);
   }
+  return translations;
+}
 
-  int64_t batch_tokens = std::max<int64_t>(trained.config.train.batch_tokens, 4096);
-  auto all = evaluate_pairs(trained, pairs, translations, batch_tokens);
-  auto fresh = evaluate_pairs(trained, unseen, translations, batch_tokens);
+/// The figures of every pair and of those whose source is unseen in training.
+struct EvalResults {
+  EvalFigures all;
+  EvalFigures unseen;
+  bool have_train = false;  ///< `unseen` is meaningful (the model directory keeps train.tsv)
+  int64_t skipped_lines = 0;
+};
+
+void print_results(const EvalArgs& args, const TrainedModel& trained, const EvalResults& r) {
+  bool words = trained.config.tokenizer.kind == data::TokenizerKind::kWords;
   if (args.json) {
-    json out = to_json(all);
-    out["tokenizer"] =
-        trained.config.tokenizer.kind == data::TokenizerKind::kWords ? "words" : "sentencepiece";
+    json out = to_json(r.all);
+    out["tokenizer"] = words ? "words" : "sentencepiece";
     out["beam"] = trained.config.translate.beam;
     out["weights"] = trained.weights;
-    out["unseen"] = have_train ? to_json(fresh) : json(nullptr);
-    out["skipped_lines"] = report.skipped;
+    out["unseen"] = r.have_train ? to_json(r.unseen) : json(nullptr);
+    out["skipped_lines"] = r.skipped_lines;
     std::cout << out.dump() << std::endl;
   } else {
     std::printf("model %s (%s tokens; weights %s)\n", args.model_dir.c_str(),
-                trained.config.tokenizer.kind == data::TokenizerKind::kWords ? "word" : "subword",
-                trained.weights.c_str());
-    print_table("all", all);
-    if (have_train) print_table("unseen sources", fresh);
+                words ? "word" : "subword", trained.weights.c_str());
+    print_table("all", r.all);
+    if (r.have_train) print_table("unseen sources", r.unseen);
   }
+}
+
+}  // namespace
+
+int run_evaluation(const EvalArgs& args) {
+  TranslateFlags flags;
+  flags.beam = args.beam;
+  flags.batch_size = args.batch_size;
+  flags.threads = args.threads;
+  auto trained = load_trained_model(args.model_dir, with_flag_overrides(args.overrides, flags));
+  set_threads(trained.config.translate.threads);
+  data::ReadReport report;
+  auto pairs = read_eval_pairs(args, trained, report);
+  // Sources seen in training: the spa-eng corpus repeats ~18% of test sources in training,
+  // so figures on the unseen subset measure generalisation.
+  auto seen = training_sources(args, trained);
+  std::vector<data::Pair> unseen;
+  for (const auto& p : pairs) {
+    if (!seen || !seen->count(p.src)) unseen.push_back(p);
+  }
+  std::map<std::string, std::string> translations;
+  if (!args.no_translate) translations = translate_once(args, trained, pairs);
+  int64_t batch_tokens = std::max<int64_t>(trained.config.train.batch_tokens, 4096);
+  EvalResults results;
+  results.all = evaluate_pairs(trained, pairs, translations, batch_tokens);
+  results.unseen = evaluate_pairs(trained, unseen, translations, batch_tokens);
+  results.have_train = seen.has_value();
+  results.skipped_lines = report.skipped;
+  print_results(args, trained, results);
   return kExitOk;
 }
 

@@ -5,8 +5,8 @@
 
 #include <utility>
 
+#include "app/checkpoint_dir.h"
 #include "app/files.h"
-#include "data/text_io.h"
 #include "model/checkpoint.h"
 
 namespace atento {
@@ -22,19 +22,6 @@ torch::Device resolve_device(const std::string& name) {
   } catch (const c10::Error&) {
     throw ConfigError("model.device: '" + name + "' is not a device (try cpu or cuda)");
   }
-}
-
-std::optional<std::string> latest_checkpoint(const std::string& model_dir) {
-  auto dir = join_path(model_dir, model_files::kCheckpoints);
-  auto pointer = join_path(dir, model_files::kLatest);
-  if (!file_exists(pointer)) return std::nullopt;
-  auto name = data::read_whole_file(pointer, "checkpoint pointer");
-  while (!name.empty() && (name.back() == '\n' || name.back() == ' ')) name.pop_back();
-  auto path = join_path(dir, name);
-  if (name.empty() || !file_exists(path)) {
-    throw std::runtime_error(pointer + ": names a missing checkpoint '" + name + "'");
-  }
-  return path;
 }
 
 namespace {
@@ -78,7 +65,7 @@ TrainedModel load_trained_model(const std::string& model_dir,
     // Before the first validation: the checkpoint's average if it keeps one, else its weights.
     auto average = join_path(*checkpoint, model_files::kAverageWeights);
     loaded.weights =
-        file_exists(average) ? average : join_path(*checkpoint, model_files::kBestWeights);
+        file_exists(average) ? average : join_path(*checkpoint, model_files::kCheckpointWeights);
   } else {
     throw std::runtime_error(model_dir + ": holds no weights yet (" + best +
                              " missing and no checkpoint)");

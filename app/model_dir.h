@@ -4,13 +4,13 @@
 //   vocab/tokenizer    files of data::train_vocabularies
 //   model.pt           best weights so far (by train.best_metric), best.json its figures
 //   checkpoints/       step-N/{model.pt,optimizer.pt,state.json} and `latest` naming one
+//                      (app/checkpoint_dir.h)
 //   train.tsv valid.tsv test.tsv   the split
 //   log.jsonl          one JSON object per event
 
 #include <torch/types.h>
 
 #include <memory>
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -22,7 +22,10 @@ namespace atento {
 
 namespace model_files {
 inline constexpr const char* kConfig = "config.json";
+/// In the model directory: the best weights so far (by train.best_metric).
 inline constexpr const char* kBestWeights = "model.pt";
+/// In a checkpoint: the weights being trained, as they were at that step.
+inline constexpr const char* kCheckpointWeights = "model.pt";
 /// In a checkpoint: the weight average (train.ema_decay), which validation judges.
 inline constexpr const char* kAverageWeights = "average.pt";
 inline constexpr const char* kBestInfo = "best.json";
@@ -36,9 +39,6 @@ inline constexpr const char* kTest = "test.tsv";
 
 /// Parses model.device; throws ConfigError naming the key when it is invalid or absent.
 torch::Device resolve_device(const std::string& name);
-
-/// The directory of the newest complete checkpoint, or nullopt when none was written.
-std::optional<std::string> latest_checkpoint(const std::string& model_dir);
 
 /// A trained model ready for translation or evaluation.
 struct TrainedModel {

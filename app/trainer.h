@@ -1,10 +1,27 @@
 #pragma once
-// The training job behind atento-train.
+// The training job behind atento-train: one Trainer per run over a model directory. Its parts live
+// beside it: train_state.h (the counters a checkpoint carries), checkpoint_dir.h,
+// validation_decision.h, stop_reason.h, stop_signals.h, split_files.h and optimizer.h.
 
+#include <torch/optim/optimizer.h>
+#include <torch/types.h>
+
+#include <chrono>
+#include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "app/config.h"
+#include "app/teacher_forcing.h"
+#include "app/train_state.h"
+#include "data/batch.h"
+#include "model/seq2seq.h"
+
 namespace atento {
+
+class JsonlLog;
+class ProgressDisplay;
 
 /// Command line of atento-train.
 struct TrainArgs {
@@ -17,5 +34,60 @@ struct TrainArgs {
 /// the best checkpoint in `args.out`. Returns the exit code (130/143 after SIGINT/SIGTERM,
 /// with a checkpoint saved).
 int run_training(const TrainArgs& args);
+
+/// One training run over a model directory: a fresh start, or a resume from its latest checkpoint
+/// (bit-identical to an uninterrupted run with the same threads).
+class Trainer {
+ public:
+  /// `config` as checked against the directory's saved config.json (see run_training).
+  Trainer(Config config, std::string dir);
+  ~Trainer();
+  /// Trains until a stop reason (stop_reason.h) or SIGINT/SIGTERM; returns the exit code.
+  int run();
+
+ private:
+  // --- setup, in this order (it fixes the random state) ---
+  int64_t set_up();  ///< returns the number of threads
+  void prepare_data();
+  void build_model();
+  bool load_checkpoint();
+  void announce(bool resumed, int64_t threads);
+  void start_clock_and_batches();
+  // --- the loop ---
+  double elapsed() const;
+  void next_epoch();
+  void train_step();
+  /// Forward and backward over the step's `accumulate` batches; returns the step's loss.
+  double accumulate_gradients(TeacherForcedTotals& totals);
+  void report_step(double now, double step_loss);
+  int interrupt(int signal);
+  int finish(const std::string& reason);
+  // --- validation and checkpoints ---
+  void validate_now();
+  TeacherForcedTotals evaluate_validation();
+  void save_best(const TeacherForcedTotals& totals);
+  void log_validation(const TeacherForcedTotals& totals, bool better);
+  void save_checkpoint();
+  /// The model validation judges and model.pt keeps: the weight average when there is one.
+  model::Seq2Seq& judged() { return average_ ? average_ : model_; }
+
+  Config config_;
+  std::string dir_;
+  torch::Device device_ = torch::kCPU;
+  model::Seq2Seq model_{nullptr};
+  model::Seq2Seq average_{nullptr};  ///< moving average of model_ (train.ema_decay > 0)
+  std::unique_ptr<torch::optim::Optimizer> optimizer_;
+  std::vector<data::Example> train_, valid_;
+  TrainState state_;
+  std::unique_ptr<JsonlLog> log_;
+  std::unique_ptr<ProgressDisplay> display_;
+  // The loop's own state, not checkpointed.
+  std::chrono::steady_clock::time_point started_;
+  double elapsed_before_ = 0.0;                ///< state_.elapsed_s when this run started
+  std::vector<std::vector<int64_t>> batches_;  ///< the current epoch's batches
+  TeacherForcedTotals window_;                 ///< steps since the last log line
+  int64_t window_start_tokens_ = 0;
+  double window_start_time_ = 0.0;
+};
 
 }  // namespace atento

@@ -13,6 +13,7 @@
 
 #include "app/cli.h"
 #include "app/files.h"
+#include "app/overrides.h"
 #include "data/corpus.h"
 #include "data/utf8.h"
 #include "data/text_io.h"
@@ -89,19 +90,13 @@ std::vector<std::string> read_lines(const std::string& path) {
 
 /// Translation overrides from the command line, checked like any other setting.
 std::vector<std::string> command_line_overrides(const TranslateArgs& args) {
-  std::vector<std::string> overrides = args.overrides;
-  if (args.beam > 0) overrides.push_back("translate.beam=" + std::to_string(args.beam));
-  if (args.n_best > 0) overrides.push_back("translate.n_best=" + std::to_string(args.n_best));
-  if (args.batch_size > 0) {
-    overrides.push_back("translate.batch_size=" + std::to_string(args.batch_size));
-  }
-  if (args.no_cache) overrides.push_back("translate.use_cache=false");
-  if (args.threads >= 0) overrides.push_back("translate.threads=" + std::to_string(args.threads));
-  // --n-best K without --beam widens the beam to K.
-  if (args.n_best > 0 && args.beam == 0) {
-    overrides.push_back("translate.beam=" + std::to_string(args.n_best));
-  }
-  return overrides;
+  TranslateFlags flags;
+  flags.beam = args.beam;
+  flags.n_best = args.n_best;
+  flags.batch_size = args.batch_size;
+  flags.no_cache = args.no_cache;
+  flags.threads = args.threads;
+  return with_flag_overrides(args.overrides, flags);
 }
 
 nlohmann::json attention_record(const TrainedModel& trained, int64_t line,
@@ -130,6 +125,91 @@ nlohmann::json attention_record(const TrainedModel& trained, int64_t line,
   return record;
 }
 
+/// The input lines as model sources: blank and invalid lines are skipped (their output line stays
+/// empty), long ones cut with a warning.
+struct EncodedInput {
+  std::vector<std::vector<int64_t>> sources;  ///< per line; empty where skipped
+  std::vector<bool> skip;                     ///< per line
+  std::vector<size_t> active;                 ///< the lines translated
+};
+
+EncodedInput encode_input(const TrainedModel& trained, const std::vector<std::string>& lines,
+                          const std::string& input_name) {
+  EncodedInput in;
+  in.sources.resize(lines.size());
+  in.skip.assign(lines.size(), false);
+  for (size_t i = 0; i < lines.size(); ++i) {
+    if (lines[i].find_first_not_of(" \t") == std::string::npos) {
+      in.skip[i] = true;  // empty in, empty out
+    } else if (!data::is_valid_utf8(lines[i])) {
+      std::cerr << "warning: " << input_name << ":" << i + 1
+                << ": invalid UTF-8; its output line is left empty\n";
+      in.skip[i] = true;
+    } else {
+      bool truncated = false;
+      in.sources[i] = trained.vocab->encode_source(lines[i], &truncated);
+      if (truncated) {
+        std::cerr << "warning: " << input_name << ":" << i + 1 << ": longer than the model's "
+                  << trained.config.tokenizer.src_len << " source tokens; cut\n";
+      }
+      in.active.push_back(i);
+    }
+  }
+  return in;
+}
+
+/// The translations of one input line: the best, or rank<TAB>score<TAB>text for n-best.
+void write_line(std::ostream& out, const TrainedModel& trained,
+                const std::vector<model::Hypothesis>& found, int64_t n_best) {
+  for (size_t r = 0; r < found.size(); ++r) {
+    auto text = trained.vocab->decode_target(found[r].tokens);
+    if (n_best == 1) {
+      out << text << '\n';
+    } else {
+      char score[32];
+      std::snprintf(score, sizeof score, "%.4f", found[r].score);
+      out << r + 1 << '\t' << score << '\t' << text << '\n';
+    }
+  }
+}
+
+/// Writes every line's translations in input order (skipped lines as empty output) and the
+/// attention records when asked; returns the target tokens of the best translations.
+int64_t write_translations(std::ostream& out, const TrainedModel& trained, const EncodedInput& in,
+                           const std::vector<std::vector<model::Hypothesis>>& hypotheses,
+                           bool record_attention, nlohmann::json& attention) {
+  int64_t target_tokens = 0;
+  size_t next = 0;
+  int64_t n_best = trained.config.translate.n_best;
+  for (size_t i = 0; i < in.skip.size(); ++i) {
+    if (in.skip[i]) {
+      if (n_best == 1) out << '\n';
+      for (int64_t r = 1; n_best > 1 && r <= n_best; ++r) out << r << "\t0\t\n";
+      continue;
+    }
+    const auto& found = hypotheses[next++];
+    write_line(out, trained, found, n_best);
+    target_tokens += found.empty() ? 0 : found[0].tokens.size();
+    if (record_attention && !found.empty()) {
+      attention.push_back(attention_record(trained, i + 1, in.sources[i], found[0]));
+    }
+  }
+  return target_tokens;
+}
+
+void print_summary(size_t sentences, int64_t target_tokens, double seconds,
+                   const model::SearchOptions& search) {
+  char summary[256];
+  std::snprintf(summary, sizeof summary,
+                "translated %zu sentences, %lld target tokens in %.2f s: %.1f "
+                "sentences/s, "
+                "%.1f tokens/s (beam %lld, %s)\n",
+                sentences, static_cast<long long>(target_tokens), seconds,
+                sentences / std::max(seconds, 1e-9), target_tokens / std::max(seconds, 1e-9),
+                static_cast<long long>(search.beam), search.use_cache ? "cached" : "no cache");
+  std::cerr << summary;
+}
+
 }  // namespace
 
 int run_translation(const TranslateArgs& args) {
@@ -141,30 +221,10 @@ int run_translation(const TranslateArgs& args) {
   std::string input_name = args.input.empty() ? "<stdin>" : args.input;
   auto started = std::chrono::steady_clock::now();
   auto lines = read_lines(args.input);
-
-  std::vector<std::vector<int64_t>> sources(lines.size());
-  std::vector<bool> skip(lines.size(), false);
-  std::vector<size_t> active;
-  for (size_t i = 0; i < lines.size(); ++i) {
-    if (lines[i].find_first_not_of(" \t") == std::string::npos) {
-      skip[i] = true;  // empty in, empty out
-    } else if (!data::is_valid_utf8(lines[i])) {
-      std::cerr << "warning: " << input_name << ":" << i + 1
-                << ": invalid UTF-8; its output line is left empty\n";
-      skip[i] = true;
-    } else {
-      bool truncated = false;
-      sources[i] = trained.vocab->encode_source(lines[i], &truncated);
-      if (truncated) {
-        std::cerr << "warning: " << input_name << ":" << i + 1 << ": longer than the model's "
-                  << trained.config.tokenizer.src_len << " source tokens; cut\n";
-      }
-      active.push_back(i);
-    }
-  }
+  auto in = encode_input(trained, lines, input_name);
   std::vector<std::vector<int64_t>> batch_sources;
-  batch_sources.reserve(active.size());
-  for (auto i : active) batch_sources.push_back(sources[i]);
+  batch_sources.reserve(in.active.size());
+  for (auto i : in.active) batch_sources.push_back(in.sources[i]);
   auto hypotheses =
       translate_sources(trained, batch_sources, search, trained.config.translate.batch_size);
 
@@ -175,31 +235,8 @@ int run_translation(const TranslateArgs& args) {
   }
   std::ostream& out = args.output.empty() ? std::cout : file;
   nlohmann::json attention = nlohmann::json::array();
-  int64_t target_tokens = 0;
-  size_t next = 0;
-  int64_t n_best = trained.config.translate.n_best;
-  for (size_t i = 0; i < lines.size(); ++i) {
-    if (skip[i]) {
-      if (n_best == 1) out << '\n';
-      for (int64_t r = 1; n_best > 1 && r <= n_best; ++r) out << r << "\t0\t\n";
-      continue;
-    }
-    const auto& found = hypotheses[next++];
-    for (size_t r = 0; r < found.size(); ++r) {
-      auto text = trained.vocab->decode_target(found[r].tokens);
-      if (n_best == 1) {
-        out << text << '\n';
-      } else {
-        char score[32];
-        std::snprintf(score, sizeof score, "%.4f", found[r].score);
-        out << r + 1 << '\t' << score << '\t' << text << '\n';
-      }
-    }
-    target_tokens += found.empty() ? 0 : found[0].tokens.size();
-    if (search.record_attention && !found.empty()) {
-      attention.push_back(attention_record(trained, i + 1, sources[i], found[0]));
-    }
-  }
+  int64_t target_tokens =
+      write_translations(out, trained, in, hypotheses, search.record_attention, attention);
   out.flush();
   if (!out)
     throw std::runtime_error((args.output.empty() ? "<stdout>" : args.output) +
@@ -208,14 +245,7 @@ int run_translation(const TranslateArgs& args) {
     data::write_file_atomically(args.attention_file, attention.dump() + "\n");
   double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-  char summary[256];
-  std::snprintf(summary, sizeof summary,
-                "translated %zu sentences, %lld target tokens in %.2f s: %.1f sentences/s, "
-                "%.1f tokens/s (beam %lld, %s)\n",
-                active.size(), static_cast<long long>(target_tokens), seconds,
-                active.size() / std::max(seconds, 1e-9), target_tokens / std::max(seconds, 1e-9),
-                static_cast<long long>(search.beam), search.use_cache ? "cached" : "no cache");
-  std::cerr << summary;
+  print_summary(in.active.size(), target_tokens, seconds, search);
   return kExitOk;
 }
 

@@ -1,6 +1,6 @@
 #pragma once
 // Scaled dot-product attention, its masks, and multi-head attention (Vaswani et al. 2017, §3.2).
-// Mask convention (DESIGN.md §4): boolean `keep` masks, true = this query may attend this key.
+// Mask convention: boolean `keep` masks, true = this query may attend this key.
 // Shape legend: B batch, S source (key) length, T target (query) length, D d_model, H heads,
 // Dh head dim.
 

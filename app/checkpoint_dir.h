@@ -1,0 +1,48 @@
+#pragma once
+// The checkpoints of a model directory, laid out as
+//   checkpoints/latest                      "step-N\n": the newest complete checkpoint
+//   checkpoints/step-N/model.pt             the trained weights
+//   checkpoints/step-N/optimizer.pt         the optimiser state
+//   checkpoints/step-N/average.pt           the weight average (train.ema_decay > 0 only)
+//   checkpoints/step-N/state.json           the TrainState
+// A checkpoint is written completely before `latest` moves to it, and only then is the
+// previous one removed, so a crash at any moment leaves a loadable checkpoint.
+
+#include <torch/nn/module.h>
+#include <torch/optim/optimizer.h>
+
+#include <optional>
+#include <string>
+
+#include "app/train_state.h"
+
+namespace atento {
+
+/// The directory of the checkpoint `checkpoints/latest` names, or nullopt when there is none.
+/// Throws std::runtime_error naming the pointer file when it names anything but an existing
+/// `step-<digits>` directory beside it (never a path outside the model directory).
+std::optional<std::string> latest_checkpoint(const std::string& model_dir);
+
+/// Writes `checkpoints/step-<state.step>/` in `model_dir` (`average` may be null), moves
+/// `latest` to it, then removes the checkpoint `latest` named before.
+void write_checkpoint(const std::string& model_dir, const TrainState& state,
+                      const torch::nn::Module& model, const torch::optim::Optimizer& optimizer,
+                      const torch::nn::Module* average);
+
+/// What load_latest_checkpoint found.
+struct LoadedCheckpoint {
+  std::string dir;  ///< the checkpoint's directory
+  TrainState state;
+  /// An average was asked for but the checkpoint keeps none (averaging switched on later):
+  /// `average` was left untouched.
+  bool average_missing = false;
+};
+
+/// Loads the latest checkpoint into `model`, `optimizer` and (when not null) `average`;
+/// nullopt when none was written. Errors name the file at fault.
+std::optional<LoadedCheckpoint> load_latest_checkpoint(const std::string& model_dir,
+                                                       torch::nn::Module& model,
+                                                       torch::optim::Optimizer& optimizer,
+                                                       torch::nn::Module* average);
+
+}  // namespace atento
