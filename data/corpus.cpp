@@ -59,6 +59,10 @@ std::string check_line(std::string_view line, int64_t max_chars, Pair* pair) {
 
 }  // namespace
 
+std::string check_pair_line(std::string_view line, int64_t max_chars, Pair* pair) {
+  return check_line(line, max_chars, pair);
+}
+
 std::vector<Pair> read_pairs(const std::string& path, const CorpusOptions& options,
                              ReadReport* report) {
   const std::string content = read_whole_file(path, "corpus");

@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "data/options.h"
@@ -32,6 +33,11 @@ struct ReadReport {
 /// a file in which no line is a valid pair. `max_chars` <= 0 means no length limit.
 std::vector<Pair> read_pairs(const std::string& path, const CorpusOptions& options,
                              ReadReport* report = nullptr);
+
+/// Why one corpus line (no line terminator) is not a pair, as read_pairs reports it ("no tab
+/// (expected English<TAB>Spanish)", "invalid UTF-8 at byte 3", "empty Spanish side", …), or ""
+/// when it is one: then `pair` holds its trimmed sides. `max_chars` <= 0: no length limit.
+std::string check_pair_line(std::string_view line, int64_t max_chars, Pair* pair);
 
 /// Writes pairs as `English<TAB>Spanish` lines (atomic: temporary file, then rename).
 void write_pairs(const std::string& path, const std::vector<Pair>& pairs);
