@@ -228,6 +228,15 @@ void visit(V& v, C& o, const TranslateOptions*) {
   v("threads", o.threads);
 }
 
+template <class V, class C>
+void visit(V& v, C& o, const FilterOptions*) {
+  v("pretrained", o.pretrained);
+  v("random_init", o.random_init);
+  v("noise_fraction", o.noise_fraction);
+  v("threshold", o.threshold);
+  v("batch_size", o.batch_size);
+}
+
 /// Calls f(section name, section struct) for every section of the configuration.
 template <class C, class F>
 void for_each_section(C& config, F&& f) {
@@ -236,6 +245,7 @@ void for_each_section(C& config, F&& f) {
   f("model", config.model);
   f("train", config.train);
   f("translate", config.translate);
+  f("filter", config.filter);
 }
 
 /// "section.key=value" → (section, key, JSON value). A value that does not parse as JSON is
@@ -411,6 +421,13 @@ void validate_translate(const TranslateOptions& s) {
   check(s.threads >= 0, "translate.threads", "must not be negative (0 = all cores)");
 }
 
+void validate_filter(const FilterOptions& f) {
+  check(f.noise_fraction > 0 && f.noise_fraction < 1, "filter.noise_fraction",
+        "must be in (0, 1)");
+  check(f.threshold >= 0 && f.threshold <= 1, "filter.threshold", "must be in [0, 1]");
+  check(f.batch_size >= 1, "filter.batch_size", "must be positive");
+}
+
 }  // namespace
 
 void validate(const Config& c) {
@@ -419,6 +436,7 @@ void validate(const Config& c) {
   validate_model(c.model, c.tokenizer);
   validate_train(c.train);
   validate_translate(c.translate);
+  validate_filter(c.filter);
 }
 
 void require_section(const std::vector<std::string>& overrides, const std::string& section) {

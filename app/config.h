@@ -107,12 +107,29 @@ struct TranslateOptions {
   int64_t threads = 0;
 };
 
+/// The pair filter (atento-filter): a classifier of sentence pairs, fine-tuned from a trained
+/// translation model. Empty `pretrained`: atento-train trains a translation model.
+struct FilterOptions {
+  /// Model directory of the trained translation model whose encoder, embeddings and
+  /// tokenizers the classifier starts from; set: atento-train trains a filter.
+  std::string pretrained;
+  /// Start from random weights instead (same architecture and tokenizers): the ablation.
+  bool random_init = false;
+  /// Share of synthetic negatives among the training, validation and test examples.
+  double noise_fraction = 0.5;
+  /// Pairs with a score at or above this count as translations (accuracy, F1, --threshold).
+  double threshold = 0.5;
+  /// Pairs per scoring batch in atento-filter.
+  int64_t batch_size = 128;
+};
+
 struct Config {
   data::CorpusOptions data;
   data::TokenizerOptions tokenizer;
   model::ModelOptions model;
   TrainOptions train;
   TranslateOptions translate;
+  FilterOptions filter;
 };
 
 /// Defaults ← JSON file `path` ← `overrides` ("section.key=value") → validate().

@@ -12,6 +12,7 @@
 #include "app/checkpoint_dir.h"
 #include "app/cli.h"
 #include "app/files.h"
+#include "app/filter_trainer.h"
 #include "app/model_dir.h"
 #include "app/optimizer.h"
 #include "app/progress.h"
@@ -380,6 +381,8 @@ int run_training(const TrainArgs& args) {
   mallopt(M_TRIM_THRESHOLD, 1 << 30);
   Config config = load_config(args.config, args.overrides);
   ensure_writable_dir(args.out);
+  // A filter.pretrained setting trains a pair filter (app/filter_trainer.h).
+  if (!config.filter.pretrained.empty()) return run_filter_training(std::move(config), args.out);
   auto saved_path = join_path(args.out, model_files::kConfig);
   if (file_exists(saved_path)) {
     Config saved = load_config(saved_path, {});

@@ -119,7 +119,10 @@ TEST(Config, InvalidValuesAreErrorsNamingTheKey) {
                         Case{"translate.beam=0", "translate.beam"},
                         Case{"train.ema_decay=1", "train.ema_decay"},
                         Case{"train.ema_decay=-0.5", "train.ema_decay"},
-                        Case{"tokenizer.src_len=100", "model.max_len"}}) {
+                        Case{"tokenizer.src_len=100", "model.max_len"},
+                        Case{"filter.noise_fraction=1", "filter.noise_fraction"},
+                        Case{"filter.threshold=1.5", "filter.threshold"},
+                        Case{"filter.batch_size=0", "filter.batch_size"}}) {
     auto message = config_error([&] { config_from_json(json::object(), "f", {c.set}); });
     EXPECT_NE(message.find(c.key), std::string::npos) << c.set << ": " << message;
   }
@@ -199,7 +202,8 @@ const std::map<std::string, std::set<std::string>> kEveryKey = {
       "valid_subset", "best_metric", "patience", "log_every_steps", "threads", "seed"}},
     {"translate",
      {"beam", "length_penalty", "n_best", "max_len_ratio", "max_len_extra", "batch_size",
-      "use_cache", "threads"}}};
+      "use_cache", "threads"}},
+    {"filter", {"pretrained", "random_init", "noise_fraction", "threshold", "batch_size"}}};
 
 TEST(Config, JsonHasExactlyTheDocumentedKeys) {
   const json doc = config_to_json(Config{});
@@ -287,6 +291,11 @@ Config non_default_config() {
   c.translate.batch_size = 16;
   c.translate.use_cache = false;
   c.translate.threads = 2;
+  c.filter.pretrained = "runs/sample";
+  c.filter.random_init = true;
+  c.filter.noise_fraction = 0.25;
+  c.filter.threshold = 0.7;
+  c.filter.batch_size = 9;
   return c;
 }
 
@@ -360,6 +369,11 @@ TEST(Config, JsonRoundTripPreservesEveryField) {
   EXPECT_EQ(r.translate.batch_size, c.translate.batch_size);
   EXPECT_EQ(r.translate.use_cache, c.translate.use_cache);
   EXPECT_EQ(r.translate.threads, c.translate.threads);
+  EXPECT_EQ(r.filter.pretrained, c.filter.pretrained);
+  EXPECT_EQ(r.filter.random_init, c.filter.random_init);
+  EXPECT_EQ(r.filter.noise_fraction, c.filter.noise_fraction);
+  EXPECT_EQ(r.filter.threshold, c.filter.threshold);
+  EXPECT_EQ(r.filter.batch_size, c.filter.batch_size);
 }
 
 TEST(Config, AnotherFormatVersionIsRefusedByName) {

@@ -1,0 +1,320 @@
+#include "app/filter_trainer.h"
+
+#include <torch/torch.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <cstdio>
+#include <nlohmann/json.hpp>
+#include <numeric>
+#include <sstream>
+
+#include "app/checkpoint_dir.h"
+#include "app/classification_metrics.h"
+#include "app/cli.h"
+#include "app/files.h"
+#include "app/model_dir.h"
+#include "app/optimizer.h"
+#include "app/pair_filter.h"
+#include "app/progress.h"
+#include "app/schedule.h"
+#include "app/split_files.h"
+#include "app/stop_reason.h"
+#include "app/stop_signals.h"
+#include "app/validation_decision.h"
+#include "app/weights_file.h"
+#include "data/pair_noise.h"
+#include "data/random.h"
+#include "data/text_io.h"
+#include "model/eval_mode.h"
+
+namespace atento {
+namespace {
+
+using nlohmann::json;
+
+/// Every file name a tokenizer may keep in a model directory (data/tokenizer.h).
+constexpr const char* kTokenizerFiles[] = {"spm.en.model", "spm.es.model", "spm.shared.model",
+                                           "vocab.en.txt", "vocab.es.txt"};
+
+void copy_tokenizers(const std::string& from, const std::string& to) {
+  for (const char* name : kTokenizerFiles) {
+    auto source = join_path(from, name);
+    if (!file_exists(source)) continue;
+    data::write_file_atomically(join_path(to, name), data::read_whole_file(source, "tokenizer"));
+  }
+}
+
+/// Seeds of the three noisy splits: different from each other and from the training seed.
+uint64_t noise_seed(uint64_t seed, uint64_t split) { return data::mix_seed(seed, 0xF1u + split); }
+
+std::vector<FilterExample> encode_examples(const std::vector<data::LabelledPair>& items,
+                                           const model::PairClassifierOptions& options,
+                                           const data::Vocabularies& vocab) {
+  std::vector<FilterExample> examples;
+  examples.reserve(items.size());
+  for (const auto& item : items) {
+    examples.push_back(
+        {encode_filter_pair(options, vocab, item.pair, options.encoder.max_len), item.positive});
+  }
+  return examples;
+}
+
+/// ids [B,L], keep [B,L] and labels [B] float of the examples at `indices`, on `device`.
+struct FilterBatch {
+  torch::Tensor ids, keep, labels;
+};
+FilterBatch collate(const std::vector<FilterExample>& examples, const std::vector<size_t>& indices,
+                    torch::Device device) {
+  std::vector<std::vector<int64_t>> rows;
+  std::vector<float> labels;
+  for (size_t i : indices) {
+    rows.push_back(examples[i].ids);
+    labels.push_back(examples[i].positive ? 1.0f : 0.0f);
+  }
+  auto batch = model::pad_pairs(rows);
+  return {batch.ids.to(device), batch.keep.to(device), torch::tensor(labels).to(device)};
+}
+
+}  // namespace
+
+FilterTrainer::FilterTrainer(Config config, std::string dir)
+    : config_(std::move(config)), dir_(std::move(dir)) {}
+
+FilterTrainer::~FilterTrainer() = default;
+
+int run_filter_training(Config config, const std::string& dir) {
+  return FilterTrainer(std::move(config), dir).run();
+}
+
+int FilterTrainer::run() {
+  display_ = std::make_unique<ProgressDisplay>(::isatty(STDERR_FILENO));
+  device_ = resolve_device(config_.model.device);
+  const int64_t threads = set_threads(config_.train.threads);
+  build_model();
+  auto loaded = load_latest_checkpoint(dir_, *model_, *optimizer_, nullptr);
+  if (loaded) state_ = loaded->state;
+  log_ = std::make_unique<JsonlLog>(join_path(dir_, model_files::kLog));
+  log_->write({{"event", loaded ? "resume" : "start"},
+               {"task", "filter"},
+               {"params", model::count_parameters(*model_)},
+               {"step", state_.step},
+               {"threads", threads},
+               {"train_pairs", train_.size()},
+               {"valid_pairs", valid_.size()},
+               {"config", config_to_json(config_)}});
+  display_->message(std::string(loaded ? "resuming" : "training") + " pair filter " + dir_ +
+                    " from " + config_.filter.pretrained +
+                    (config_.filter.random_init ? " (random initialisation)" : "") + ": " +
+                    std::to_string(train_.size()) + " training / " + std::to_string(valid_.size()) +
+                    " validation examples");
+  StopSignals signals;
+  started_ = std::chrono::steady_clock::now();
+  elapsed_before_ = state_.elapsed_s;
+  batches_ = epoch_batches();
+  std::string reason;
+  while ((reason = stop_reason(config_.train, state_, elapsed())).empty()) {
+    if (int signal = signals.received()) {
+      state_.elapsed_s = elapsed();
+      write_checkpoint(dir_, state_, *model_, *optimizer_, nullptr);
+      display_->message("interrupted: checkpoint saved at step " + std::to_string(state_.step));
+      return 128 + signal;
+    }
+    if (state_.batch_in_epoch >= static_cast<int64_t>(batches_.size())) {
+      if (state_.last_eval_step != state_.step) validate_now();
+      state_.epoch++;
+      state_.batch_in_epoch = 0;
+      batches_ = epoch_batches();
+      continue;
+    }
+    train_step();
+  }
+  return finish(reason);
+}
+
+void FilterTrainer::prepare_data() {
+  // The architecture and tokenizers are the pretrained model's; the device stays this run's.
+  const auto pretrained_dir = config_.filter.pretrained;
+  Config pretrained = load_config(join_path(pretrained_dir, model_files::kConfig), {});
+  const std::string device = config_.model.device;
+  config_.model = pretrained.model;
+  config_.model.device = device;
+  config_.tokenizer = pretrained.tokenizer;
+  ensure_writable_dir(dir_);
+  copy_tokenizers(pretrained_dir, dir_);
+  vocab_ = std::make_unique<data::Vocabularies>(data::load_vocabularies(dir_, config_.tokenizer));
+  validate(config_);
+  data::write_file_atomically(join_path(dir_, model_files::kConfig),
+                              config_to_json(config_).dump(2) + "\n");
+  auto split = prepare_split(config_.data, dir_,
+                             [this](const std::string& line) { display_->message(line); });
+  data::PairNoiseOptions noise;
+  noise.noise_fraction = config_.filter.noise_fraction;
+  const auto options = filter_options(config_, *vocab_);
+  const uint64_t seed = config_.train.seed;
+  noise.seed = noise_seed(seed, 0);
+  train_ = encode_examples(data::make_noisy_pairs(split.train, noise), options, *vocab_);
+  noise.seed = noise_seed(seed, 1);
+  valid_ = encode_examples(data::make_noisy_pairs(split.valid, noise), options, *vocab_);
+  noise.seed = noise_seed(seed, 2);
+  if (!split.test.empty()) {
+    data::write_labelled_pairs(join_path(dir_, filter_files::kNoisyTest),
+                               data::make_noisy_pairs(split.test, noise));
+  }
+}
+
+void FilterTrainer::build_model() {
+  prepare_data();
+  torch::manual_seed(config_.train.seed);
+  model_ = model::PairClassifier(filter_options(config_, *vocab_));
+  if (!config_.filter.random_init) {
+    auto pretrained = load_trained_model(config_.filter.pretrained, {});
+    model::initialise_from_translation(*model_, *pretrained.model);
+  }
+  model_->to(device_);
+  optimizer_ = make_optimizer(config_.train, model_->parameters());
+}
+
+std::vector<std::vector<size_t>> FilterTrainer::epoch_batches() const {
+  const auto& t = config_.train;
+  const int64_t size = t.batch_size > 0
+                           ? t.batch_size
+                           : std::max<int64_t>(1, t.batch_tokens / model_->options.encoder.max_len);
+  std::vector<size_t> order(train_.size());
+  std::iota(order.begin(), order.end(), 0);
+  data::SplitMix64 rng(data::mix_seed(t.seed, static_cast<uint64_t>(state_.epoch)));
+  data::shuffle_in_place(order, rng);
+  std::vector<std::vector<size_t>> batches;
+  for (size_t i = 0; i < order.size(); i += static_cast<size_t>(size)) {
+    const size_t end = std::min(order.size(), i + static_cast<size_t>(size));
+    batches.emplace_back(order.begin() + static_cast<long>(i),
+                         order.begin() + static_cast<long>(end));
+  }
+  return batches;
+}
+
+double FilterTrainer::elapsed() const {
+  return elapsed_before_ +
+         std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
+}
+
+void FilterTrainer::train_step() {
+  const auto& t = config_.train;
+  torch::manual_seed(t.seed + 1000003ULL * (state_.step + 1));  // dropout = f(seed, step)
+  set_learning_rate(*optimizer_, learning_rate(t, state_.step));
+  optimizer_->zero_grad();
+  model_->train();
+  auto batch = collate(train_, batches_[state_.batch_in_epoch++], device_);
+  auto logits = model_(batch.ids, batch.keep);  // [B]
+  auto loss = model::pair_loss(logits, batch.labels);
+  const double value = loss.item<double>();
+  if (!std::isfinite(value)) {
+    throw std::runtime_error("non-finite loss at step " + std::to_string(state_.step + 1) +
+                             " (try a lower train.lr or train.clip_norm)");
+  }
+  loss.backward();
+  if (t.clip_norm > 0) torch::nn::utils::clip_grad_norm_(model_->parameters(), t.clip_norm);
+  optimizer_->step();
+  state_.step++;
+  const int64_t pairs = batch.ids.size(0);
+  state_.target_tokens += pairs;  // pairs, for the filter
+  const double accuracy =
+      logits.gt(0).eq(batch.labels.gt(0.5)).to(torch::kDouble).mean().item<double>();
+  state_.elapsed_s = elapsed();
+  report_step(value, accuracy, pairs);
+  if (t.eval_every_steps > 0 && state_.step % t.eval_every_steps == 0) validate_now();
+}
+
+void FilterTrainer::report_step(double loss, double accuracy, int64_t pairs) {
+  const auto& t = config_.train;
+  ProgressLine line;
+  line.epoch = state_.epoch;
+  line.step = state_.step;
+  line.loss = loss;
+  line.accuracy = accuracy;
+  line.tokens_per_s = state_.target_tokens / std::max(1e-9, state_.elapsed_s);
+  line.elapsed_s = state_.elapsed_s;
+  line.fraction_done = fraction_done(t, state_, state_.elapsed_s, batches_.size());
+  display_->update(line, t.log_every_steps);
+  if (state_.step % t.log_every_steps != 0) return;
+  log_->write({{"event", "train"},
+               {"step", state_.step},
+               {"epoch", state_.epoch},
+               {"elapsed_s", state_.elapsed_s},
+               {"loss", loss},
+               {"accuracy", accuracy},
+               {"lr", learning_rate(t, state_.step - 1)},
+               {"pairs", state_.target_tokens},
+               {"batch_pairs", pairs}});
+}
+
+FilterFigures FilterTrainer::evaluate_validation() {
+  model::EvalModeGuard eval(*model_);
+  std::vector<double> scores;
+  std::vector<bool> labels;
+  double loss_sum = 0.0;
+  std::vector<size_t> indices;
+  for (size_t begin = 0; begin < valid_.size(); begin += 128) {
+    indices.clear();
+    for (size_t i = begin; i < std::min(valid_.size(), begin + 128); ++i) indices.push_back(i);
+    auto batch = collate(valid_, indices, device_);
+    auto logits = model_(batch.ids, batch.keep);  // [B]
+    loss_sum += model::pair_loss(logits, batch.labels).item<double>() * indices.size();
+    auto p = torch::sigmoid(logits).to(torch::kCPU, torch::kDouble).contiguous();
+    for (size_t k = 0; k < indices.size(); ++k) {
+      scores.push_back(p.data_ptr<double>()[k]);
+      labels.push_back(valid_[indices[k]].positive);
+    }
+  }
+  auto m = binary_metrics(scores, labels, config_.filter.threshold);
+  return {loss_sum / std::max<double>(1.0, valid_.size()), m.accuracy, m.f1, m.roc_auc};
+}
+
+void FilterTrainer::validate_now() {
+  auto figures = evaluate_validation();
+  if (!std::isfinite(figures.loss)) {
+    throw std::runtime_error("non-finite validation loss at step " + std::to_string(state_.step));
+  }
+  const auto metric = config_.train.best_metric;
+  auto decision = decide_validation(
+      state_, metric, metric == BestMetric::kAccuracy ? figures.accuracy : figures.loss);
+  state_ = decision.state;
+  const json record{{"step", state_.step},
+                    {"loss", figures.loss},
+                    {"accuracy", figures.accuracy},
+                    {"f1", figures.f1},
+                    {"roc_auc", number_or_null(figures.roc_auc)}};
+  if (decision.better) {
+    save_weights(*model_, join_path(dir_, model_files::kBestWeights));
+    data::write_file_atomically(join_path(dir_, model_files::kBestInfo), record.dump(2) + "\n");
+  }
+  json event = record;
+  event["event"] = "valid";
+  event["epoch"] = state_.epoch;
+  event["elapsed_s"] = state_.elapsed_s;
+  event["best"] = decision.better;
+  log_->write(event);
+  char line[200];
+  std::snprintf(
+      line, sizeof line, "valid | step %lld | loss %.4f | accuracy %.2f%% | F1 %.4f%s | %s",
+      static_cast<long long>(state_.step), figures.loss, 100.0 * figures.accuracy, figures.f1,
+      decision.better ? " (best)" : "", format_duration(state_.elapsed_s).c_str());
+  display_->message(line);
+  write_checkpoint(dir_, state_, *model_, *optimizer_, nullptr);
+}
+
+int FilterTrainer::finish(const std::string& reason) {
+  state_.elapsed_s = elapsed();
+  if (state_.last_eval_step != state_.step) validate_now();
+  log_->write({{"event", "end"},
+               {"step", state_.step},
+               {"reason", reason},
+               {"best_step", state_.best_step},
+               {"best_value", number_or_null(state_.best_value)}});
+  display_->message("done (" + reason + ") after " + std::to_string(state_.step) +
+                    " steps; best filter (step " + std::to_string(state_.best_step) + ") in " +
+                    join_path(dir_, model_files::kBestWeights));
+  return kExitOk;
+}
+
+}  // namespace atento

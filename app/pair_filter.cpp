@@ -1,0 +1,244 @@
+#include "app/pair_filter.h"
+
+#include <torch/torch.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <numeric>
+#include <sstream>
+
+#include "app/checkpoint_dir.h"
+#include "app/classification_metrics.h"
+#include "app/cli.h"
+#include "app/files.h"
+#include "app/model_dir.h"
+#include "data/pair_noise.h"
+#include "data/text_io.h"
+#include "model/checkpoint.h"
+#include "model/eval_mode.h"
+
+namespace atento {
+
+int64_t max_pair_len(const data::TokenizerOptions& tokenizer) {
+  return tokenizer.src_len + tokenizer.tgt_len;  // [CLS] + src + [SEP] + (tgt_len - 2)
+}
+
+model::PairClassifierOptions filter_options(const Config& config, const data::Vocabularies& vocab) {
+  return model::pair_classifier_options(config.model, vocab.tgt().bos_id(), vocab.tgt().eos_id(),
+                                        max_pair_len(config.tokenizer));
+}
+
+std::vector<int64_t> encode_filter_pair(const model::PairClassifierOptions& options,
+                                        const data::Vocabularies& vocab, const data::Pair& pair,
+                                        int64_t max_len) {
+  return model::join_pair(options, vocab.src().encode(pair.src), vocab.tgt().encode(pair.tgt),
+                          max_len);
+}
+
+namespace {
+
+/// The weights a filter directory serves: model.pt, else the latest checkpoint's.
+std::string filter_weights(const std::string& model_dir) {
+  auto best = join_path(model_dir, model_files::kBestWeights);
+  if (file_exists(best)) return best;
+  if (auto checkpoint = latest_checkpoint(model_dir)) {
+    return join_path(*checkpoint, model_files::kCheckpointWeights);
+  }
+  throw std::runtime_error(model_dir + ": holds no weights yet (" + best +
+                           " missing and no checkpoint)");
+}
+
+}  // namespace
+
+LoadedFilter load_filter(const std::string& model_dir) {
+  auto config_path = join_path(model_dir, model_files::kConfig);
+  if (!file_exists(config_path)) {
+    throw std::runtime_error(model_dir + ": not a model directory (no " +
+                             std::string(model_files::kConfig) + ")");
+  }
+  LoadedFilter loaded;
+  loaded.config = load_config(config_path, {});
+  if (loaded.config.filter.pretrained.empty()) {
+    throw ConfigError(model_dir +
+                      " holds a translation model, not a filter (train one with "
+                      "atento-train and a filter.pretrained setting, e.g. configs/filter.json)");
+  }
+  loaded.vocab = std::make_unique<data::Vocabularies>(
+      data::load_vocabularies(model_dir, loaded.config.tokenizer));
+  loaded.device = resolve_device(loaded.config.model.device);
+  loaded.model = model::PairClassifier(filter_options(loaded.config, *loaded.vocab));
+  model::load_weights(*loaded.model, filter_weights(model_dir));
+  loaded.model->to(loaded.device);
+  loaded.model->eval();
+  return loaded;
+}
+
+std::vector<double> score_pairs(model::PairClassifierImpl& model, const data::Vocabularies& vocab,
+                                const std::vector<data::Pair>& pairs, int64_t batch_size,
+                                torch::Device device) {
+  const int64_t max_len = model.options.encoder.max_len;
+  std::vector<std::vector<int64_t>> joined;
+  joined.reserve(pairs.size());
+  for (const auto& pair : pairs) {
+    joined.push_back(encode_filter_pair(model.options, vocab, pair, max_len));
+  }
+  // Similar lengths share a batch, so little of it is padding.
+  std::vector<size_t> order(pairs.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(),
+                   [&](size_t a, size_t b) { return joined[a].size() < joined[b].size(); });
+  model::EvalModeGuard eval(model);  // and no gradients
+  std::vector<double> scores(pairs.size(), 0.0);
+  for (size_t begin = 0; begin < order.size(); begin += static_cast<size_t>(batch_size)) {
+    const size_t end = std::min(order.size(), begin + static_cast<size_t>(batch_size));
+    std::vector<std::vector<int64_t>> rows;
+    for (size_t i = begin; i < end; ++i) rows.push_back(std::move(joined[order[i]]));
+    auto batch = model::pad_pairs(rows);
+    auto probabilities = torch::sigmoid(model.forward(batch.ids.to(device), batch.keep.to(device)))
+                             .to(torch::kCPU, torch::kDouble)
+                             .contiguous();  // [B]
+    const double* p = probabilities.data_ptr<double>();
+    for (size_t i = begin; i < end; ++i) scores[order[i]] = p[i - begin];
+  }
+  return scores;
+}
+
+std::optional<data::Pair> parse_pair_line(const std::string& line, std::string& reason) {
+  std::string_view text(line);
+  if (!text.empty() && text.back() == '\r') text.remove_suffix(1);
+  data::Pair pair;
+  reason = data::check_pair_line(text, 0, &pair);
+  if (!reason.empty()) return std::nullopt;
+  return pair;
+}
+
+namespace {
+
+/// Every line of `path` (stdin when empty), without its terminator.
+std::vector<std::string> read_input_lines(const std::string& path) {
+  std::ifstream file;
+  if (!path.empty()) {
+    file.open(path, std::ios::binary);
+    if (!file) throw std::runtime_error(path + ": cannot open input");
+  }
+  std::istream& in = path.empty() ? std::cin : file;
+  std::vector<std::string> lines;
+  std::string line;
+  while (std::getline(in, line)) lines.push_back(std::move(line));
+  return lines;
+}
+
+/// Writes `text` to `path`, or to stdout when empty.
+void write_output(const std::string& path, const std::string& text) {
+  if (path.empty()) {
+    std::cout << text << std::flush;
+    if (!std::cout) throw std::runtime_error("cannot write to standard output");
+  } else {
+    data::write_file_atomically(path, text);
+  }
+}
+
+std::string format_score(double score) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.4f", score);
+  return buffer;
+}
+
+int score_lines(LoadedFilter& filter, const FilterArgs& args, int64_t batch_size) {
+  const auto lines = read_input_lines(args.input);
+  const std::string input_name = args.input.empty() ? "stdin" : args.input;
+  std::vector<data::Pair> pairs;
+  std::vector<size_t> line_of;  // input line of each pair
+  for (size_t i = 0; i < lines.size(); ++i) {
+    std::string reason;
+    if (auto pair = parse_pair_line(lines[i], reason)) {
+      pairs.push_back(std::move(*pair));
+      line_of.push_back(i);
+    } else {
+      std::cerr << "warning: " << input_name << ":" << i + 1 << ": " << reason << " (scored 0)\n";
+    }
+  }
+  const auto start = std::chrono::steady_clock::now();
+  auto scores = score_pairs(*filter.model, *filter.vocab, pairs, batch_size, filter.device);
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  std::vector<double> line_scores(lines.size(), 0.0);
+  for (size_t k = 0; k < pairs.size(); ++k) line_scores[line_of[k]] = scores[k];
+  std::string out;
+  size_t k = 0;
+  for (size_t i = 0; i < lines.size(); ++i) {
+    const bool valid = k < line_of.size() && line_of[k] == i;
+    if (args.threshold && (!valid || line_scores[i] < *args.threshold)) {
+      k += valid;
+      continue;
+    }
+    out += format_score(line_scores[i]) + "\t";
+    if (valid) {
+      out += pairs[k].src + "\t" + pairs[k].tgt;
+    } else {  // the line as it came, still three columns
+      std::string_view raw(lines[i]);
+      if (!raw.empty() && raw.back() == '\r') raw.remove_suffix(1);
+      out.append(raw);
+      if (raw.find('\t') == std::string_view::npos) out += "\t";
+    }
+    out += "\n";
+    k += valid;
+  }
+  write_output(args.output, out);
+  char rate[160];
+  std::snprintf(rate, sizeof rate, "scored %zu pairs in %.2f s (%.0f pairs/s)\n", pairs.size(),
+                seconds, pairs.size() / std::max(seconds, 1e-9));
+  std::cerr << rate;
+  return kExitOk;
+}
+
+std::string metrics_row(const std::string& name, const BinaryMetrics& m) {
+  char row[200];
+  std::snprintf(row, sizeof row, "%-13s %7lld %9.4f %9.4f %9.4f %9.4f %9.4f\n", name.c_str(),
+                static_cast<long long>(m.count), m.accuracy, m.precision, m.recall, m.f1,
+                m.roc_auc);
+  return row;
+}
+
+/// Figures overall and per noise type; each type is judged against all the clean pairs.
+int evaluate_labelled(LoadedFilter& filter, const FilterArgs& args, int64_t batch_size) {
+  const auto items = data::read_labelled_pairs(args.evaluate);
+  std::vector<data::Pair> pairs;
+  for (const auto& item : items) pairs.push_back(item.pair);
+  auto scores = score_pairs(*filter.model, *filter.vocab, pairs, batch_size, filter.device);
+  const double threshold = args.threshold.value_or(filter.config.filter.threshold);
+  std::vector<bool> labels;
+  for (const auto& item : items) labels.push_back(item.positive);
+  std::string out = "type              pairs  accuracy precision    recall        F1   ROC-AUC\n";
+  out += metrics_row("all", binary_metrics(scores, labels, threshold));
+  for (auto kind : data::negative_kinds()) {
+    std::vector<double> s;
+    std::vector<bool> l;
+    for (size_t i = 0; i < items.size(); ++i) {
+      if (items[i].kind != kind && items[i].kind != data::NoiseKind::kClean) continue;
+      s.push_back(scores[i]);
+      l.push_back(items[i].positive);
+    }
+    if (l.size() > static_cast<size_t>(std::count(l.begin(), l.end(), true))) {
+      out += metrics_row(data::noise_kind_name(kind), binary_metrics(s, l, threshold));
+    }
+  }
+  write_output(args.output, out);
+  return kExitOk;
+}
+
+}  // namespace
+
+int run_filter(const FilterArgs& args) {
+  auto filter = load_filter(args.model_dir);
+  set_threads(args.threads);
+  const int64_t batch_size =
+      args.batch_size > 0 ? args.batch_size : filter.config.filter.batch_size;
+  if (!args.evaluate.empty()) return evaluate_labelled(filter, args, batch_size);
+  return score_lines(filter, args, batch_size);
+}
+
+}  // namespace atento

@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# The pair filter end to end on the sample corpus: a tiny translation model, a filter fine-tuned
+# from it, then scoring, --threshold, malformed lines, --evaluate and bad usage.
+source "$(dirname "$0")/lib_e2e.sh"
+cd "$(dirname "$0")/.."
+TRAIN="$BUILD/atento-train"
+FILTER="$BUILD/atento-filter"
+
+# --- a tiny pretrained translation model, then the filter -------------------------------
+pre=$WORK/pre
+expect_exit 0 "trains a tiny translation model" -- "$TRAIN" --config configs/sample.json \
+  --out "$pre" --set train.max_steps=40 --set train.eval_every_steps=0 "${SAMPLE_SETTINGS[@]}"
+out=$WORK/filter
+expect_exit 0 "trains a filter from it" -- "$TRAIN" --config configs/filter.json --out "$out" \
+  --set filter.pretrained="$pre" --set train.max_steps=150 --set train.eval_every_steps=50 \
+  --set train.warmup_steps=10 --set train.lr=0.001 "${SAMPLE_SETTINGS[@]}"
+for f in config.json model.pt best.json log.jsonl train.tsv valid.tsv test.tsv test_noisy.tsv \
+         spm.en.model spm.es.model checkpoints/latest; do
+  [ -s "$out/$f" ] && pass "filter directory has $f" || fail "filter directory lacks $f"
+done
+cmp -s "$pre/spm.en.model" "$out/spm.en.model" && pass "tokenizers copied from the pretrained" \
+  || fail "tokenizers differ from the pretrained model's"
+acc=$(json_get "$out/log.jsonl" "max(e['accuracy'] for e in events if e['event']=='valid')")
+python3 -c "import sys; sys.exit(not ($acc > 0.6))" && pass "validation accuracy $acc > 0.6" \
+  || fail "validation accuracy only $acc"
+types=$(cut -f2 "$out/test_noisy.tsv" | sort -u | tr '\n' ' ')
+[ "$(cut -f2 "$out/test_noisy.tsv" | sort -u | wc -l)" = 7 ] && pass "noisy test has every type" \
+  || fail "noisy test types: $types"
+expect_exit 0 "a finished filter run re-run resumes and stops" -- "$TRAIN" \
+  --config configs/filter.json --out "$out" --set filter.pretrained="$pre" \
+  --set train.max_steps=150 --set train.eval_every_steps=50 --set train.warmup_steps=10 \
+  --set train.lr=0.001 "${SAMPLE_SETTINGS[@]}"
+grep -q '"event":"resume"' "$out/log.jsonl" && pass "re-run logs a resume" || fail "no resume"
+
+# --- scoring ------------------------------------------------------------------------------
+head -20 "$out/test.tsv" >"$WORK/pairs.tsv"
+expect_exit 0 "scores a file" -- "$FILTER" --model "$out" --input "$WORK/pairs.tsv" \
+  --output "$WORK/scored.tsv"
+[ "$(wc -l <"$WORK/scored.tsv")" = 20 ] && pass "one output line per input line" \
+  || fail "$(wc -l <"$WORK/scored.tsv") output lines for 20"
+awk -F'\t' 'NF!=3 || $1<0 || $1>1 {bad=1} END {exit bad}' "$WORK/scored.tsv" \
+  && pass "score<TAB>English<TAB>Spanish, scores in [0,1]" || fail "bad output columns"
+expect_stderr "pairs/s" "reports pairs/s on stderr"
+"$FILTER" --model "$out" <"$WORK/pairs.tsv" >"$WORK/stdout.tsv" 2>/dev/null
+cmp -s "$WORK/scored.tsv" "$WORK/stdout.tsv" && pass "stdin to stdout gives the same scores" \
+  || fail "stdin/stdout output differs from --input/--output"
+expect_exit 0 "threshold 0 keeps every pair" -- "$FILTER" --model "$out" \
+  --input "$WORK/pairs.tsv" --threshold 0
+[ "$(wc -l <"$WORK/stdout")" = 20 ] && pass "threshold 0: 20 lines" || fail "threshold 0 dropped pairs"
+expect_exit 0 "threshold 1 keeps only perfect scores" -- "$FILTER" --model "$out" \
+  --input "$WORK/pairs.tsv" --threshold 1
+awk -F'\t' '$1<1 {bad=1} END {exit bad}' "$WORK/stdout" && pass "kept pairs reach the threshold" \
+  || fail "a kept pair scores below the threshold"
+
+# --- malformed lines: reported by line number, scored 0 -----------------------------------
+printf 'Hello.\tHola.\nno tab here\n\tempty English\nbad \xff utf8\tmalo\nGood night.\tBuenas noches.\n' \
+  >"$WORK/mixed.tsv"
+expect_exit 0 "malformed lines do not stop scoring" -- "$FILTER" --model "$out" \
+  --input "$WORK/mixed.tsv"
+expect_stderr ":2: no tab" "line 2 reported (no tab)"
+expect_stderr ":3: empty English side" "line 3 reported (empty side)"
+expect_stderr ":4: invalid UTF-8" "line 4 reported (invalid UTF-8)"
+[ "$(wc -l <"$WORK/stdout")" = 5 ] && pass "five lines out for five in" || fail "line count"
+[ "$(sed -n 2p "$WORK/stdout" | cut -f1)" = "0.0000" ] && pass "a malformed line scores 0" \
+  || fail "malformed line 2 scored $(sed -n 2p "$WORK/stdout" | cut -f1)"
+
+# --- evaluation on the held-out noisy test set --------------------------------------------
+expect_exit 0 "evaluates the noisy test set" -- "$FILTER" --model "$out" \
+  --evaluate "$out/test_noisy.tsv"
+for row in all misaligned neighbour truncated deletion untranslated swapped; do
+  grep -q "^$row " "$WORK/stdout" && pass "evaluation reports $row" || fail "no $row row"
+done
+grep -q "ROC-AUC" "$WORK/stdout" && pass "evaluation reports ROC-AUC" || fail "no ROC-AUC"
+
+# --- bad usage ----------------------------------------------------------------------------
+expect_exit 2 "a threshold above 1 is a usage error" -- "$FILTER" --model "$out" --threshold 2
+expect_exit 2 "a missing input is a usage error" -- "$FILTER" --model "$out" \
+  --input "$WORK/none.tsv"
+expect_exit 2 "batch size -1 is a usage error" -- "$FILTER" --model "$out" --batch-size -1
+expect_exit 2 "a translation model is not a filter" -- "$FILTER" --model "$pre" \
+  --input "$WORK/pairs.tsv"
+expect_stderr "not a filter" "says the directory holds a translation model"
+printf 'x\tnope\tHello\tHola\n' >"$WORK/badlabel.tsv"
+expect_exit 1 "a malformed labelled file is an error" -- "$FILTER" --model "$out" \
+  --evaluate "$WORK/badlabel.tsv"
+expect_stderr "badlabel.tsv:1" "names the file and line"
+finish
