@@ -19,6 +19,7 @@
 #include "app/teacher_forcing.h"
 #include "app/translator.h"
 #include "data/corpus.h"
+#include "data/text_io.h"
 
 namespace atento {
 namespace {
@@ -151,16 +152,13 @@ std::map<std::string, std::string> translate_once(const EvalArgs& args, TrainedM
   auto order = distinct_sources(pairs);
   auto texts = args.translations.empty() ? model_translations(trained, order)
                                          : read_translations(args, order.size());
-  std::ofstream hyps_file;
   if (!args.hyps_out.empty()) {
-    hyps_file.open(args.hyps_out, std::ios::trunc);
-    if (!hyps_file) throw std::runtime_error(args.hyps_out + ": cannot write translations");
+    std::string lines;
+    for (const auto& text : texts) lines += text + "\n";
+    data::write_file_atomically(args.hyps_out, lines);
   }
   std::map<std::string, std::string> translations;
-  for (size_t i = 0; i < order.size(); ++i) {
-    if (hyps_file.is_open()) hyps_file << texts[i] << '\n';
-    translations[order[i]] = std::move(texts[i]);
-  }
+  for (size_t i = 0; i < order.size(); ++i) translations[order[i]] = std::move(texts[i]);
   return translations;
 }
 

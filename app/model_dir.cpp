@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "app/checkpoint_dir.h"
+#include "app/directory_lock.h"
 #include "app/files.h"
 #include "model/checkpoint.h"
 
@@ -44,6 +45,10 @@ TrainedModel load_trained_model(const std::string& model_dir,
                                 const std::vector<std::string>& overrides) {
   require_section(overrides, "translate");
   auto config_path = join_path(model_dir, model_files::kConfig);
+  if (!file_exists(config_path) && directory_in_use(model_dir)) {
+    throw std::runtime_error(model_dir + ": atento-train is still creating this model; try again "
+                             "after its first checkpoint");
+  }
   if (!file_exists(config_path)) {
     throw std::runtime_error(model_dir + ": not a model directory (no " +
                              std::string(model_files::kConfig) + "; train one with atento-train)");
@@ -66,6 +71,9 @@ TrainedModel load_trained_model(const std::string& model_dir,
     auto average = join_path(*checkpoint, model_files::kAverageWeights);
     loaded.weights =
         file_exists(average) ? average : join_path(*checkpoint, model_files::kCheckpointWeights);
+  } else if (directory_in_use(model_dir)) {
+    throw std::runtime_error(model_dir + ": atento-train is still creating this model (no weights "
+                             "yet); try again after its first checkpoint");
   } else {
     throw std::runtime_error(model_dir + ": holds no weights yet (" + best +
                              " missing and no checkpoint)");

@@ -11,6 +11,7 @@
 
 #include "app/checkpoint_dir.h"
 #include "app/cli.h"
+#include "app/directory_lock.h"
 #include "app/files.h"
 #include "app/model_dir.h"
 #include "app/optimizer.h"
@@ -380,6 +381,7 @@ int run_training(const TrainArgs& args) {
   mallopt(M_TRIM_THRESHOLD, 1 << 30);
   Config config = load_config(args.config, args.overrides);
   ensure_writable_dir(args.out);
+  DirectoryLock lock(args.out);
   auto saved_path = join_path(args.out, model_files::kConfig);
   if (file_exists(saved_path)) {
     Config saved = load_config(saved_path, {});
