@@ -5,11 +5,15 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(libtorch-dev libsentencepiece-dev sentencepiece libcli11-dev nlohmann-json3-dev
-          libopenblas0-openmp libgtest-dev cmake g++ make pkg-config)
+          libopenblas0-openmp libgtest-dev cmake g++ make pkg-config libcpp-httplib-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
+# Node and npm run a real LibreTranslate client in tests/e2e_serve.sh and the load client of
+# scripts/bench_serve.sh; any installed node will do (NodeSource's bundles npm).
+command -v node >/dev/null || missing+=(nodejs)
+command -v npm >/dev/null || missing+=(npm)
 if [ ${#missing[@]} -gt 0 ]; then
   echo "setup: installing ${missing[*]}"
   sudo=""
@@ -26,4 +30,4 @@ fi
 jobs=$(nproc)
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build -j"$jobs"
-echo "setup: built into build/ (atento-train, atento-translate, atento-eval)"
+echo "setup: built into build/ (atento-train, atento-translate, atento-eval, atento-serve)"
