@@ -143,6 +143,12 @@ void configure(httplib::Server& server, const ServeArgs& args, RequestBatcher& b
   server.set_keep_alive_timeout(2);
   server.set_keep_alive_max_count(1000);
   server.set_tcp_nodelay(true);
+  // SO_REUSEADDR only: httplib's default adds SO_REUSEPORT, with which a second server would
+  // share a port in use instead of failing.
+  server.set_socket_options([](socket_t sock) {
+    int yes = 1;
+    setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
+  });
   set_error_handlers(server);
   server.Get("/health", [](const httplib::Request&, httplib::Response& res) {
     res.set_content(R"({"status":"ok"})", kJson);
