@@ -4,7 +4,7 @@
 #include <cctype>
 #include <nlohmann/json.hpp>
 
-#include "data/corpus.h"
+#include "data/utf8.h"
 
 namespace atento {
 
