@@ -55,8 +55,9 @@ EvalFigures evaluate_pairs(TrainedModel& trained, const std::vector<data::Pair>&
   EvalFigures f;
   f.pairs = static_cast<int64_t>(pairs.size());
   if (pairs.empty()) return f;
-  f.teacher_forced = evaluate_teacher_forced(trained.model, encode_pairs(*trained.vocab, pairs),
-                                             batch_tokens, trained.device);
+  f.teacher_forced =
+      evaluate_teacher_forced(trained.model, encode_pairs(*trained.vocab, pairs), batch_tokens,
+                              trained.device, trained.config.translate.precision);
   if (translations.empty()) return f;
   std::vector<std::string> order;
   std::map<std::string, std::vector<std::string>> refs;
@@ -195,6 +196,7 @@ int run_evaluation(const EvalArgs& args) {
   flags.beam = args.beam;
   flags.batch_size = args.batch_size;
   flags.threads = args.threads;
+  flags.device = args.device;
   auto trained = load_trained_model(args.model_dir, with_flag_overrides(args.overrides, flags));
   set_threads(trained.config.translate.threads);
   data::ReadReport report;

@@ -12,17 +12,23 @@
 
 namespace atento {
 
-torch::Device resolve_device(const std::string& name) {
-  try {
-    torch::Device device(name);
-    if (device.is_cuda() && !torch::cuda::is_available()) {
-      throw ConfigError("model.device: " + name + " requested, but this LibTorch build or " +
-                        "machine has no CUDA device");
-    }
-    return device;
-  } catch (const c10::Error&) {
-    throw ConfigError("model.device: '" + name + "' is not a device (try cpu or cuda)");
+torch::Device resolve_device(const std::string& name, const std::string& key) {
+  const std::string where = key + " (--device or --set " + key + ")";
+  if (!is_device_name(name)) {
+    throw ConfigError(where + ": '" + name + "' is not a device (expected cpu, cuda or cuda:N)");
   }
+  const torch::Device device(name);
+  if (!device.is_cuda()) return device;
+  if (!torch::cuda::is_available()) {
+    throw ConfigError(where + ": " + name + " requested, but this LibTorch build or machine " +
+                      "has no CUDA device (use --device cpu)");
+  }
+  const auto count = static_cast<int64_t>(torch::cuda::device_count());
+  if (device.has_index() && device.index() >= count) {
+    throw ConfigError(where + ": " + name + " requested, but this machine has " +
+                      std::to_string(count) + " CUDA device(s)");
+  }
+  return device;
 }
 
 namespace {
@@ -62,7 +68,7 @@ TrainedModel load_trained_model(const std::string& model_dir,
                    config_path);
   check_vocabulary("tgt", loaded.vocab->tgt().vocab_size(), loaded.config.model.tgt_vocab, exact,
                    config_path);
-  loaded.device = resolve_device(loaded.config.model.device);
+  loaded.device = resolve_device(loaded.config.translate.device, "translate.device");
   auto best = join_path(model_dir, model_files::kBestWeights);
   if (file_exists(best)) {
     loaded.weights = best;
