@@ -27,9 +27,9 @@ int parse_command_line(CLI::App& app, int argc, char** argv) {
 }
 
 CLI::Validator integer_range(int64_t min, int64_t max) {
-  std::string description = max == INT64_MAX ? "INT >= " + std::to_string(min)
-                                             : "INT in [" + std::to_string(min) + ", " +
-                                                   std::to_string(max) + "]";
+  std::string description =
+      max == INT64_MAX ? "INT >= " + std::to_string(min)
+                       : "INT in [" + std::to_string(min) + ", " + std::to_string(max) + "]";
   auto check = [min, max](std::string& text) -> std::string {
     size_t used = 0;
     long long value = 0;
@@ -44,6 +44,13 @@ CLI::Validator integer_range(int64_t min, int64_t max) {
     return "";
   };
   return CLI::Validator(check, description);
+}
+
+CLI::Validator device_name() {
+  auto check = [](std::string& text) -> std::string {
+    return is_device_name(text) ? "" : "expected cpu, cuda or cuda:N, got '" + text + "'";
+  };
+  return CLI::Validator(check, "cpu|cuda|cuda:N");
 }
 
 int guarded_main(const std::function<int()>& body) {

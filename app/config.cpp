@@ -1,6 +1,7 @@
 #include "app/config.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -141,6 +142,7 @@ const EnumNames<OptimizerKind> kOptimizers = {{"adam", OptimizerKind::kAdam},
 const EnumNames<LrSchedule> kSchedules = {{"constant", LrSchedule::kConstant},
                                           {"inverse_sqrt", LrSchedule::kInverseSqrt},
                                           {"linear", LrSchedule::kLinear}};
+const EnumNames<Precision> kPrecisions = {{"fp32", Precision::kFp32}, {"bf16", Precision::kBf16}};
 const EnumNames<BestMetric> kBestMetrics = {{"next_word_accuracy", BestMetric::kAccuracy},
                                             {"loss", BestMetric::kLoss}};
 
@@ -186,7 +188,6 @@ void visit(V& v, C& o, const model::ModelOptions*) {
   v("adaptive_cutoffs", o.adaptive_cutoffs);
   v("adaptive_div", o.adaptive_div);
   v("norm", o.norm, kNorms);
-  v("device", o.device);
 }
 template <class V, class C>
 void visit(V& v, C& o, const TrainOptions*) {
@@ -215,6 +216,8 @@ void visit(V& v, C& o, const TrainOptions*) {
   v("log_every_steps", o.log_every_steps);
   v("threads", o.threads);
   v("seed", o.seed);
+  v("device", o.device);
+  v("precision", o.precision, kPrecisions);
 }
 template <class V, class C>
 void visit(V& v, C& o, const TranslateOptions*) {
@@ -226,6 +229,8 @@ void visit(V& v, C& o, const TranslateOptions*) {
   v("batch_size", o.batch_size);
   v("use_cache", o.use_cache);
   v("threads", o.threads);
+  v("device", o.device);
+  v("precision", o.precision, kPrecisions);
 }
 
 template <class V, class C>
@@ -279,6 +284,9 @@ Config config_from_json(const json& doc, const std::string& source,
                         const std::vector<std::string>& overrides) {
   if (!doc.is_object()) throw ConfigError(source + ": expected a JSON object at the top level");
   json merged = doc;
+  // Model directories written before the device became a run-time choice hold model.device:
+  // accepted and ignored (train.device / translate.device choose the device now).
+  if (merged.contains("model") && merged["model"].is_object()) merged["model"].erase("device");
   std::set<std::string> sections;
   Config config;
   for_each_section(config, [&](const char* name, auto&) { sections.insert(name); });
@@ -333,6 +341,15 @@ json config_to_json(const Config& config) {
     out[name] = section;
   });
   return out;
+}
+
+bool is_device_name(const std::string& name) {
+  if (name == "cpu" || name == "cuda") return true;
+  const std::string prefix = "cuda:";
+  if (name.size() <= prefix.size() || name.size() > prefix.size() + 3) return false;
+  if (name.compare(0, prefix.size(), prefix) != 0) return false;
+  return std::all_of(name.begin() + prefix.size(), name.end(),
+                     [](unsigned char c) { return std::isdigit(c) != 0; });
 }
 
 namespace {
@@ -409,6 +426,8 @@ void validate_train(const TrainOptions& r) {
   check(r.patience >= 0, "train.patience", "must not be negative");
   check(r.log_every_steps >= 1, "train.log_every_steps", "must be positive");
   check(r.threads >= 0, "train.threads", "must not be negative (0 = all cores)");
+  check(is_device_name(r.device), "train.device",
+        "expected cpu, cuda or cuda:N, got '" + r.device + "'");
 }
 
 void validate_translate(const TranslateOptions& s) {
@@ -419,6 +438,8 @@ void validate_translate(const TranslateOptions& s) {
   check(s.max_len_extra >= 0, "translate.max_len_extra", "must not be negative");
   check(s.batch_size >= 1, "translate.batch_size", "must be positive");
   check(s.threads >= 0, "translate.threads", "must not be negative (0 = all cores)");
+  check(is_device_name(s.device), "translate.device",
+        "expected cpu, cuda or cuda:N, got '" + s.device + "'");
 }
 
 void validate_filter(const FilterOptions& f) {

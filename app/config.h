@@ -33,6 +33,12 @@ inline constexpr const char* kFormatVersionKey = "format_version";
 enum class OptimizerKind { kAdam, kAdamW, kRmsprop };
 enum class LrSchedule { kConstant, kInverseSqrt, kLinear };
 enum class BestMetric { kAccuracy, kLoss };
+/// Arithmetic of the forward pass: fp32, or bf16 autocast (matmuls in bfloat16, loss and
+/// softmax in fp32). See app/precision.h.
+enum class Precision { kFp32, kBf16 };
+
+/// True for the device names the configuration accepts: cpu, cuda, cuda:N.
+bool is_device_name(const std::string& name);
 
 struct TrainOptions {
   /// adam | adamw | rmsprop (Keras defaults for the book: lr 1e-3, rho 0.9, eps 1e-7).
@@ -86,6 +92,10 @@ struct TrainOptions {
   int64_t threads = 0;
   /// Seed of initialisation, dropout and batch order.
   uint64_t seed = 1337;
+  /// Where to train: cpu | cuda | cuda:N (a run-time choice; a resume may change it).
+  std::string device = "cpu";
+  /// fp32 | bf16 (autocast).
+  Precision precision = Precision::kFp32;
 };
 
 struct TranslateOptions {
@@ -105,6 +115,10 @@ struct TranslateOptions {
   bool use_cache = true;
   /// Intra-op threads (0 = all cores or $OMP_NUM_THREADS).
   int64_t threads = 0;
+  /// Where to translate and evaluate: cpu | cuda | cuda:N, whatever the model was trained on.
+  std::string device = "cpu";
+  /// fp32 | bf16 (autocast).
+  Precision precision = Precision::kFp32;
 };
 
 /// The pair filter (atento-filter): a classifier of sentence pairs, fine-tuned from a trained

@@ -23,6 +23,8 @@ int main(int argc, char** argv) {
         ->check(CLI::ExistingFile);
     app.add_flag("--no-translate", args.no_translate,
                  "Only the teacher-forced figures (skip BLEU/chrF)");
+    app.add_option("--device", args.device, "cpu, cuda or cuda:N (default: translate.device)")
+        ->check(atento::device_name());
     app.add_option("--threads", args.threads, "CPU threads (0 = all cores)")
         ->check(atento::integer_range(0, 1024));
     app.add_option("--set", args.overrides, "Override a translate.* setting: translate.key=value");

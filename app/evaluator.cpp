@@ -19,6 +19,7 @@
 #include "app/teacher_forcing.h"
 #include "app/translator.h"
 #include "data/corpus.h"
+#include "data/text_io.h"
 
 namespace atento {
 namespace {
@@ -54,8 +55,9 @@ EvalFigures evaluate_pairs(TrainedModel& trained, const std::vector<data::Pair>&
   EvalFigures f;
   f.pairs = static_cast<int64_t>(pairs.size());
   if (pairs.empty()) return f;
-  f.teacher_forced = evaluate_teacher_forced(trained.model, encode_pairs(*trained.vocab, pairs),
-                                             batch_tokens, trained.device);
+  f.teacher_forced =
+      evaluate_teacher_forced(trained.model, encode_pairs(*trained.vocab, pairs), batch_tokens,
+                              trained.device, trained.config.translate.precision);
   if (translations.empty()) return f;
   std::vector<std::string> order;
   std::map<std::string, std::vector<std::string>> refs;
@@ -151,16 +153,13 @@ std::map<std::string, std::string> translate_once(const EvalArgs& args, TrainedM
   auto order = distinct_sources(pairs);
   auto texts = args.translations.empty() ? model_translations(trained, order)
                                          : read_translations(args, order.size());
-  std::ofstream hyps_file;
   if (!args.hyps_out.empty()) {
-    hyps_file.open(args.hyps_out, std::ios::trunc);
-    if (!hyps_file) throw std::runtime_error(args.hyps_out + ": cannot write translations");
+    std::string lines;
+    for (const auto& text : texts) lines += text + "\n";
+    data::write_file_atomically(args.hyps_out, lines);
   }
   std::map<std::string, std::string> translations;
-  for (size_t i = 0; i < order.size(); ++i) {
-    if (hyps_file.is_open()) hyps_file << texts[i] << '\n';
-    translations[order[i]] = std::move(texts[i]);
-  }
+  for (size_t i = 0; i < order.size(); ++i) translations[order[i]] = std::move(texts[i]);
   return translations;
 }
 
@@ -197,6 +196,7 @@ int run_evaluation(const EvalArgs& args) {
   flags.beam = args.beam;
   flags.batch_size = args.batch_size;
   flags.threads = args.threads;
+  flags.device = args.device;
   auto trained = load_trained_model(args.model_dir, with_flag_overrides(args.overrides, flags));
   set_threads(trained.config.translate.threads);
   data::ReadReport report;

@@ -20,6 +20,7 @@ struct EvalArgs {
   /// order, as --hyps writes them) instead of translating: compares other systems.
   std::string translations;
   int64_t threads = -1;  ///< -1 = the model's translate.threads
+  std::string device;    ///< --device; empty = the model's translate.device (cpu)
   std::vector<std::string> overrides;
 };
 

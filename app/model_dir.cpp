@@ -6,22 +6,29 @@
 #include <utility>
 
 #include "app/checkpoint_dir.h"
+#include "app/directory_lock.h"
 #include "app/files.h"
 #include "model/checkpoint.h"
 
 namespace atento {
 
-torch::Device resolve_device(const std::string& name) {
-  try {
-    torch::Device device(name);
-    if (device.is_cuda() && !torch::cuda::is_available()) {
-      throw ConfigError("model.device: " + name + " requested, but this LibTorch build or " +
-                        "machine has no CUDA device");
-    }
-    return device;
-  } catch (const c10::Error&) {
-    throw ConfigError("model.device: '" + name + "' is not a device (try cpu or cuda)");
+torch::Device resolve_device(const std::string& name, const std::string& key) {
+  const std::string where = key + " (--device or --set " + key + ")";
+  if (!is_device_name(name)) {
+    throw ConfigError(where + ": '" + name + "' is not a device (expected cpu, cuda or cuda:N)");
   }
+  const torch::Device device(name);
+  if (!device.is_cuda()) return device;
+  if (!torch::cuda::is_available()) {
+    throw ConfigError(where + ": " + name + " requested, but this LibTorch build or machine " +
+                      "has no CUDA device (use --device cpu)");
+  }
+  const auto count = static_cast<int64_t>(torch::cuda::device_count());
+  if (device.has_index() && device.index() >= count) {
+    throw ConfigError(where + ": " + name + " requested, but this machine has " +
+                      std::to_string(count) + " CUDA device(s)");
+  }
+  return device;
 }
 
 namespace {
@@ -44,6 +51,10 @@ TrainedModel load_trained_model(const std::string& model_dir,
                                 const std::vector<std::string>& overrides) {
   require_section(overrides, "translate");
   auto config_path = join_path(model_dir, model_files::kConfig);
+  if (!file_exists(config_path) && directory_in_use(model_dir)) {
+    throw std::runtime_error(model_dir + ": atento-train is still creating this model; try again "
+                             "after its first checkpoint");
+  }
   if (!file_exists(config_path)) {
     throw std::runtime_error(model_dir + ": not a model directory (no " +
                              std::string(model_files::kConfig) + "; train one with atento-train)");
@@ -57,7 +68,7 @@ TrainedModel load_trained_model(const std::string& model_dir,
                    config_path);
   check_vocabulary("tgt", loaded.vocab->tgt().vocab_size(), loaded.config.model.tgt_vocab, exact,
                    config_path);
-  loaded.device = resolve_device(loaded.config.model.device);
+  loaded.device = resolve_device(loaded.config.translate.device, "translate.device");
   auto best = join_path(model_dir, model_files::kBestWeights);
   if (file_exists(best)) {
     loaded.weights = best;
@@ -66,6 +77,9 @@ TrainedModel load_trained_model(const std::string& model_dir,
     auto average = join_path(*checkpoint, model_files::kAverageWeights);
     loaded.weights =
         file_exists(average) ? average : join_path(*checkpoint, model_files::kCheckpointWeights);
+  } else if (directory_in_use(model_dir)) {
+    throw std::runtime_error(model_dir + ": atento-train is still creating this model (no weights "
+                             "yet); try again after its first checkpoint");
   } else {
     throw std::runtime_error(model_dir + ": holds no weights yet (" + best +
                              " missing and no checkpoint)");

@@ -37,8 +37,9 @@ inline constexpr const char* kValid = "valid.tsv";
 inline constexpr const char* kTest = "test.tsv";
 }  // namespace model_files
 
-/// Parses model.device; throws ConfigError naming the key when it is invalid or absent.
-torch::Device resolve_device(const std::string& name);
+/// Parses a device name (cpu, cuda, cuda:N) set by `key` (train.device, translate.device) and
+/// checks that it exists here; throws ConfigError naming the key and its flag otherwise.
+torch::Device resolve_device(const std::string& name, const std::string& key);
 
 /// A trained model ready for translation or evaluation.
 struct TrainedModel {

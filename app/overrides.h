@@ -15,12 +15,19 @@ struct TranslateFlags {
   int64_t batch_size = 0;  ///< --batch-size; 0 = unset
   bool no_cache = false;   ///< --no-cache
   int64_t threads = -1;    ///< --threads; -1 = unset
+  std::string device;      ///< --device; empty = unset
 };
 
 /// `overrides` (the --set list), then one "translate.key=value" per flag given, in the order
-/// beam, n_best, batch_size, use_cache, threads; --n-best K without --beam adds
+/// beam, n_best, batch_size, use_cache, threads, device; --n-best K without --beam adds
 /// translate.beam=K last.
 std::vector<std::string> with_flag_overrides(std::vector<std::string> overrides,
                                              const TranslateFlags& flags);
+
+/// `overrides`, then "<section>.device=<device>" when `device` (--device) is not empty:
+/// the flag wins over --set.
+std::vector<std::string> with_device_override(std::vector<std::string> overrides,
+                                              const std::string& section,
+                                              const std::string& device);
 
 }  // namespace atento

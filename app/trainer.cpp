@@ -6,15 +6,19 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "app/checkpoint_dir.h"
 #include "app/cli.h"
+#include "app/directory_lock.h"
 #include "app/files.h"
 #include "app/filter_trainer.h"
 #include "app/model_dir.h"
 #include "app/optimizer.h"
+#include "app/overrides.h"
+#include "app/precision.h"
 #include "app/progress.h"
 #include "app/schedule.h"
 #include "app/split_files.h"
@@ -96,7 +100,7 @@ int Trainer::run() {
 
 int64_t Trainer::set_up() {
   display_ = std::make_unique<ProgressDisplay>(::isatty(STDERR_FILENO));
-  device_ = resolve_device(config_.model.device);
+  device_ = resolve_device(config_.train.device, "train.device");
   int64_t threads = set_threads(config_.train.threads);
   prepare_data();
   build_model();
@@ -158,7 +162,7 @@ void Trainer::announce(bool resumed, int64_t threads) {
                {"params", params},
                {"step", state_.step},
                {"threads", threads},
-               {"device", config_.model.device},
+               {"device", config_.train.device},
                {"train_pairs", train_.size()},
                {"valid_pairs", valid_.size()},
                {"config", config_to_json(config_)}});
@@ -166,7 +170,7 @@ void Trainer::announce(bool resumed, int64_t threads) {
   std::ostringstream intro;
   intro << (resumed ? "resuming " : "training ") << dir_ << ": " << params << " parameters, "
         << train_.size() << " training / " << valid_.size() << " validation pairs, " << threads
-        << " thread(s), " << config_.model.device;
+        << " thread(s), " << config_.train.device;
   if (resumed) intro << ", from step " << state_.step;
   display_->message(intro.str());
 }
@@ -177,7 +181,10 @@ void Trainer::start_clock_and_batches() {
   elapsed_before_ = state_.elapsed_s;
   batches_ = data::make_batches(train_, batching(t), t.seed, state_.epoch,
                                 /*shuffle=*/true);
-  window_ = TeacherForcedTotals{};
+  window_ = DeviceTotals{};
+  shown_ = TeacherForcedTotals{};
+  losses_nonfinite_ = torch::zeros({}, torch::TensorOptions(torch::kBool).device(device_));
+  checked_step_ = state_.step;
   window_start_tokens_ = state_.target_tokens;
   window_start_time_ = elapsed();
   model_->train();
@@ -208,14 +215,16 @@ void Trainer::train_step() {
   // Undefined gradients (PyTorch's set_to_none) spare a zero-fill of every parameter
   // gradient per step; backward then writes instead of accumulating.
   for (auto& parameter : model_->parameters()) parameter.mutable_grad() = torch::Tensor();
-  TeacherForcedTotals step_totals;
-  double step_loss = accumulate_gradients(step_totals);
-  if (!std::isfinite(step_loss)) {
-    auto last = latest_checkpoint(dir_);
-    throw std::runtime_error("non-finite loss at step " + std::to_string(state_.step + 1) +
-                             " (try a lower train.lr or train.clip_norm); the "
-                             "last good checkpoint is kept" +
-                             (last ? " (" + *last + ")" : ""));
+  const int64_t tokens_before = window_.tokens;
+  auto step_loss = accumulate_gradients(window_);
+  // On the CPU reading the loss costs nothing: every step is checked before its update, as
+  // before. On CUDA the check is queued on the device and read at log steps and before any
+  // checkpoint is written (check_losses_finite), so a step never waits for the device.
+  if (!device_.is_cuda()) {
+    last_step_loss_ = step_loss.item<double>();
+    if (!std::isfinite(last_step_loss_)) throw_non_finite(state_.step + 1, state_.step + 1);
+  } else {
+    losses_nonfinite_.logical_or_(step_loss.isfinite().logical_not());
   }
   if (t.clip_norm > 0) torch::nn::utils::clip_grad_norm_(model_->parameters(), t.clip_norm);
   optimizer_->step();
@@ -223,15 +232,32 @@ void Trainer::train_step() {
   if (average_) {
     model::update_average(*average_, *model_, model::average_decay(t.ema_decay, state_.step));
   }
-  state_.target_tokens += step_totals.tokens;
-  window_ += step_totals;
+  state_.target_tokens += window_.tokens - tokens_before;
   double now = elapsed();
   state_.elapsed_s = now;
   report_step(now, step_loss);
   if (t.eval_every_steps > 0 && state_.step % t.eval_every_steps == 0) validate_now();
 }
 
-double Trainer::accumulate_gradients(TeacherForcedTotals& totals) {
+void Trainer::throw_non_finite(int64_t first_step, int64_t last_step) const {
+  auto last = latest_checkpoint(dir_);
+  const std::string steps =
+      first_step == last_step
+          ? "at step " + std::to_string(last_step)
+          : "between steps " + std::to_string(first_step) + " and " + std::to_string(last_step);
+  throw std::runtime_error("non-finite loss " + steps +
+                           " (try a lower train.lr or train.clip_norm); the last good "
+                           "checkpoint is kept" +
+                           (last ? " (" + *last + ")" : ""));
+}
+
+void Trainer::check_losses_finite() {
+  if (!device_.is_cuda()) return;  // checked every step
+  if (losses_nonfinite_.item<bool>()) throw_non_finite(checked_step_ + 1, state_.step);
+  checked_step_ = state_.step;
+}
+
+torch::Tensor Trainer::accumulate_gradients(DeviceTotals& totals) {
   const auto& t = config_.train;
   std::vector<data::Batch> group;
   int64_t step_tokens = 0;
@@ -239,50 +265,65 @@ double Trainer::accumulate_gradients(TeacherForcedTotals& totals) {
     group.push_back(data::collate(train_, batches_[state_.batch_in_epoch++]));
     step_tokens += group.back().target_tokens;
   }
-  double step_loss = 0.0;
+  // The step's loss in double on the device: the same additions as the host's sum of each
+  // batch's loss.item<double>() (0.0 + x is x).
+  auto step_loss = torch::zeros({}, torch::TensorOptions(torch::kDouble).device(device_));
   for (const auto& batch : group) {
     // An output layer whose full argmax is costly (the adaptive softmax runs every tail on
     // every position, ~10% of a step) skips training accuracy; validation always counts it.
-    auto objective = teacher_forced(model_, batch, t.label_smoothing, device_,
-                                    /*count_correct=*/model_->output().argmax_is_cheap());
+    BatchObjective objective;
+    {
+      AutocastGuard autocast(t.precision, device_);  // the forward pass; backward outside
+      objective = teacher_forced(model_, batch, t.label_smoothing, device_,
+                                 /*count_correct=*/model_->output().argmax_is_cheap());
+    }
     auto loss = objective.loss / static_cast<double>(std::max<int64_t>(step_tokens, 1));
     loss.backward();
-    step_loss += loss.item<double>();
-    totals += objective.totals;
+    step_loss += loss.detach().to(torch::kDouble);
+    totals.add(objective);
   }
   return step_loss;
 }
 
-void Trainer::report_step(double now, double step_loss) {
+void Trainer::report_step(double now, const torch::Tensor& step_loss) {
   const auto& t = config_.train;
+  const bool log_step = state_.step % t.log_every_steps == 0;
+  // On CUDA the figures are read at log steps only (between them the display shows the last
+  // ones read); on the CPU reading is free and happens every step.
+  if (log_step || !device_.is_cuda()) shown_ = window_.read();
+  if (log_step && device_.is_cuda()) {
+    check_losses_finite();
+    last_step_loss_ = step_loss.item<double>();
+  }
   ProgressLine line;
   line.epoch = state_.epoch;
   line.step = state_.step;
-  line.loss = window_.loss();
-  line.accuracy = window_.accuracy();
+  line.loss = shown_.loss();
+  line.accuracy = shown_.accuracy();
   line.tokens_per_s =
       (state_.target_tokens - window_start_tokens_) / std::max(1e-9, now - window_start_time_);
   line.elapsed_s = now;
   line.fraction_done = fraction_done(t, state_, now, batches_.size());
   display_->update(line, t.log_every_steps);
-  if (state_.step % t.log_every_steps != 0) return;
+  if (!log_step) return;
   log_->write({{"event", "train"},
                {"step", state_.step},
                {"epoch", state_.epoch},
                {"elapsed_s", now},
-               {"loss", window_.loss()},
-               {"train_loss", step_loss},
-               {"accuracy", window_.accuracy()},
+               {"loss", shown_.loss()},
+               {"train_loss", last_step_loss_},
+               {"accuracy", shown_.accuracy()},
                {"lr", learning_rate(t, state_.step - 1)},
                {"tokens_per_s", line.tokens_per_s},
                {"target_tokens", state_.target_tokens}});
-  window_ = TeacherForcedTotals{};
+  window_ = DeviceTotals{};
   window_start_tokens_ = state_.target_tokens;
   window_start_time_ = now;
 }
 
 int Trainer::interrupt(int signal) {
   state_.elapsed_s = elapsed();
+  check_losses_finite();
   save_checkpoint();
   log_->write({{"event", "interrupted"}, {"step", state_.step}, {"signal", signal}});
   display_->message("interrupted: checkpoint saved at step " + std::to_string(state_.step) +
@@ -309,6 +350,7 @@ int Trainer::finish(const std::string& reason) {
 // --- validation and checkpoints ---------------------------------------------------------
 
 void Trainer::validate_now() {
+  check_losses_finite();  // diverged weights never reach a checkpoint
   auto totals = evaluate_validation();
   const auto metric = config_.train.best_metric;
   double value = metric == BestMetric::kAccuracy ? totals.accuracy() : totals.loss();
@@ -328,7 +370,7 @@ TeacherForcedTotals Trainer::evaluate_validation() {
     examples = &subset;
   }
   int64_t budget = std::max<int64_t>(t.batch_tokens, 64 * config_.tokenizer.tgt_len);
-  auto totals = evaluate_teacher_forced(judged(), *examples, budget, device_);
+  auto totals = evaluate_teacher_forced(judged(), *examples, budget, device_, t.precision);
   if (!std::isfinite(totals.loss())) {
     // Diverged weights must never replace the last good checkpoint.
     throw std::runtime_error("non-finite loss on the validation split at step " +
@@ -374,13 +416,31 @@ void Trainer::save_checkpoint() {
 
 // --- the job ----------------------------------------------------------------------------
 
-int run_training(const TrainArgs& args) {
-  // Each step allocates and frees the same large buffers (logits are N×V floats); glibc would
-  // hand them back to the kernel and page-fault them in again every step. Keep them in the heap.
+namespace {
+
+/// On the CPU each step allocates and frees the same large buffers (logits are N×V floats);
+/// glibc would hand them back to the kernel and page-fault them in again every step, so they
+/// are kept in the heap. On CUDA those buffers live on the device and the host heap is left as
+/// glibc sets it (one suspect fewer for crashes inside the CUDA libraries).
+/// $ATENTO_MALLOPT=on|off overrides the choice (a diagnostic: scripts/gpu_check.sh).
+void tune_heap(const Config& config) {
+  const char* forced = std::getenv("ATENTO_MALLOPT");
+  bool keep = config.train.device == "cpu";
+  if (forced != nullptr && std::string(forced) == "on") keep = true;
+  if (forced != nullptr && std::string(forced) == "off") keep = false;
+  if (!keep) return;
   mallopt(M_MMAP_MAX, 0);
   mallopt(M_TRIM_THRESHOLD, 1 << 30);
-  Config config = load_config(args.config, args.overrides);
+}
+
+}  // namespace
+
+int run_training(const TrainArgs& args) {
+  Config config =
+      load_config(args.config, with_device_override(args.overrides, "train", args.device));
+  tune_heap(config);
   ensure_writable_dir(args.out);
+  DirectoryLock lock(args.out);
   // A filter.pretrained setting trains a pair filter (app/filter_trainer.h).
   if (!config.filter.pretrained.empty()) return run_filter_training(std::move(config), args.out);
   auto saved_path = join_path(args.out, model_files::kConfig);

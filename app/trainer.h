@@ -28,6 +28,7 @@ struct TrainArgs {
   std::string config;                  ///< JSON configuration file
   std::vector<std::string> overrides;  ///< --set section.key=value, in order
   std::string out = "runs/model";      ///< model directory; an existing one is resumed
+  std::string device;                  ///< --device; empty = train.device of the config
 };
 
 /// Reads and splits the corpus, trains or reuses the tokenizers, trains, validates and keeps
@@ -57,9 +58,15 @@ class Trainer {
   double elapsed() const;
   void next_epoch();
   void train_step();
-  /// Forward and backward over the step's `accumulate` batches; returns the step's loss.
-  double accumulate_gradients(TeacherForcedTotals& totals);
-  void report_step(double now, double step_loss);
+  /// Forward and backward over the step's `accumulate` batches, their sums added to `totals`;
+  /// returns the step's loss ([] double, on the device).
+  torch::Tensor accumulate_gradients(DeviceTotals& totals);
+  void report_step(double now, const torch::Tensor& step_loss);
+  /// Throws the non-finite loss error for the steps first_step..last_step.
+  [[noreturn]] void throw_non_finite(int64_t first_step, int64_t last_step) const;
+  /// On CUDA: reads the queued finiteness checks of the steps since the last read; throws if
+  /// one failed. Called at log steps and before every checkpoint.
+  void check_losses_finite();
   int interrupt(int signal);
   int finish(const std::string& reason);
   // --- validation and checkpoints ---
@@ -85,7 +92,11 @@ class Trainer {
   std::chrono::steady_clock::time_point started_;
   double elapsed_before_ = 0.0;                ///< state_.elapsed_s when this run started
   std::vector<std::vector<int64_t>> batches_;  ///< the current epoch's batches
-  TeacherForcedTotals window_;                 ///< steps since the last log line
+  DeviceTotals window_;                        ///< steps since the last log line
+  TeacherForcedTotals shown_;                  ///< window_ as last read to the host
+  double last_step_loss_ = 0.0;                ///< the loss of the last step read
+  torch::Tensor losses_nonfinite_;             ///< [] bool: a non-finite loss since checked_step_
+  int64_t checked_step_ = 0;                   ///< last step whose loss was checked
   int64_t window_start_tokens_ = 0;
   double window_start_time_ = 0.0;
 };

@@ -26,6 +26,8 @@ int main(int argc, char** argv) {
                    "Decode exactly N tokens, ignoring [end] (benchmarks; at most the "
                    "model's max_len)")
         ->check(atento::integer_range(1));
+    app.add_option("--device", args.device, "cpu, cuda or cuda:N (default: translate.device)")
+        ->check(atento::device_name());
     app.add_option("--threads", args.threads, "CPU threads (0 = all cores)")
         ->check(atento::integer_range(0, 1024));
     app.add_option("--set", args.overrides, "Override a translate.* setting: translate.key=value");

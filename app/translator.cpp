@@ -10,13 +10,15 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <numeric>
+#include <sstream>
 
 #include "app/cli.h"
 #include "app/files.h"
 #include "app/overrides.h"
+#include "app/precision.h"
 #include "data/corpus.h"
-#include "data/utf8.h"
 #include "data/text_io.h"
+#include "data/utf8.h"
 
 namespace atento {
 
@@ -60,7 +62,11 @@ std::vector<std::vector<model::Hypothesis>> translate_sources(
                                 {static_cast<int64_t>(end - begin), static_cast<int64_t>(width)},
                                 torch::kInt64)
                    .to(trained.device);  // [B,S]
-    auto hypotheses = model::translate_batch(trained.model, src, search);
+    std::vector<std::vector<model::Hypothesis>> hypotheses;
+    {
+      AutocastGuard autocast(trained.config.translate.precision, trained.device);
+      hypotheses = model::translate_batch(trained.model, src, search);
+    }
     for (size_t i = begin; i < end; ++i) results[order[i]] = std::move(hypotheses[i - begin]);
     // Give the batch's freed buffers back to the system: without this the heap keeps the
     // high-water mark of every batch shape seen (2,000 sentences, beam 4: part of 327 → 272 MB).
@@ -96,6 +102,7 @@ std::vector<std::string> command_line_overrides(const TranslateArgs& args) {
   flags.batch_size = args.batch_size;
   flags.no_cache = args.no_cache;
   flags.threads = args.threads;
+  flags.device = args.device;
   return with_flag_overrides(args.overrides, flags);
 }
 
@@ -217,6 +224,11 @@ int run_translation(const TranslateArgs& args) {
   set_threads(trained.config.translate.threads);
   auto search = search_options(trained);
   search.record_attention = !args.attention_file.empty();
+  if (args.force_len > trained.config.model.max_len) {
+    throw ConfigError("--force-len: must be at most the model's max_len (" +
+                      std::to_string(trained.config.model.max_len) + "), got " +
+                      std::to_string(args.force_len));
+  }
   search.force_len = args.force_len;
   std::string input_name = args.input.empty() ? "<stdin>" : args.input;
   auto started = std::chrono::steady_clock::now();
@@ -228,19 +240,17 @@ int run_translation(const TranslateArgs& args) {
   auto hypotheses =
       translate_sources(trained, batch_sources, search, trained.config.translate.batch_size);
 
-  std::ofstream file;
-  if (!args.output.empty()) {
-    file.open(args.output, std::ios::binary | std::ios::trunc);
-    if (!file) throw std::runtime_error(args.output + ": cannot write output");
-  }
-  std::ostream& out = args.output.empty() ? std::cout : file;
+  // A file is replaced whole through the durable writer; stdout is written as it comes.
+  std::ostringstream buffer;
+  std::ostream& out = args.output.empty() ? std::cout : buffer;
   nlohmann::json attention = nlohmann::json::array();
   int64_t target_tokens =
       write_translations(out, trained, in, hypotheses, search.record_attention, attention);
-  out.flush();
-  if (!out)
-    throw std::runtime_error((args.output.empty() ? "<stdout>" : args.output) +
-                             std::string(": write failed"));
+  if (!args.output.empty()) {
+    data::write_file_atomically(args.output, std::move(buffer).str());
+  } else if (!out.flush()) {
+    throw std::runtime_error("<stdout>: write failed");
+  }
   if (search.record_attention)
     data::write_file_atomically(args.attention_file, attention.dump() + "\n");
   double seconds =

@@ -22,6 +22,7 @@ struct TranslateArgs {
   std::string attention_file;  ///< empty = no attention dump
   int64_t force_len = 0;       ///< > 0: decode exactly this many tokens (benchmarks)
   int64_t threads = -1;        ///< -1 = the model's translate.threads
+  std::string device;          ///< --device; empty = the model's translate.device (cpu)
   std::vector<std::string> overrides;
 };
 

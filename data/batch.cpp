@@ -37,6 +37,55 @@ const Example& checked(const std::vector<Example>& examples, int64_t index) {
   return example;
 }
 
+// Sorts `order` by length within windows of kBucketWindowBatches batches each, so that a batch
+// holds similar lengths while the shuffle still reaches across the corpus.
+void sort_in_windows(std::vector<int64_t>& order, const std::vector<int64_t>& lengths,
+                     int64_t total_length, const BatchOptions& options) {
+  const auto n = static_cast<int64_t>(order.size());
+  const int64_t mean_length = std::max<int64_t>(1, total_length / n);
+  const int64_t per_batch = options.batch_size > 0
+                                ? options.batch_size
+                                : std::max<int64_t>(1, options.batch_tokens / mean_length);
+  const int64_t window = per_batch * kBucketWindowBatches;
+  for (int64_t begin = 0; begin < n; begin += window) {
+    const auto first = order.begin() + begin;
+    const auto last = order.begin() + std::min(n, begin + window);
+    // Stable, so equal lengths keep their shuffled order and the result stays seeded.
+    std::stable_sort(first, last, [&](int64_t a, int64_t b) {
+      return lengths[static_cast<size_t>(a)] < lengths[static_cast<size_t>(b)];
+    });
+  }
+}
+
+// Cuts `order` into consecutive batches of batch_size sentences, or under the padded token
+// budget.
+std::vector<std::vector<int64_t>> pack_batches(const std::vector<int64_t>& order,
+                                               const std::vector<int64_t>& lengths,
+                                               const BatchOptions& options) {
+  std::vector<std::vector<int64_t>> batches;
+  std::vector<int64_t> current;
+  int64_t longest = 0;
+  for (const int64_t index : order) {
+    const int64_t length = lengths[static_cast<size_t>(index)];
+    if (!current.empty()) {
+      const auto size = static_cast<int64_t>(current.size());
+      const bool full = options.batch_size > 0
+                            ? size >= options.batch_size
+                            : (size + 1) * std::max(longest, length) > options.batch_tokens;
+      if (full) {
+        batches.push_back(std::move(current));
+        current.clear();
+        longest = 0;
+      }
+    }
+    // An example longer than the whole budget still gets a batch of its own.
+    current.push_back(index);
+    longest = std::max(longest, length);
+  }
+  if (!current.empty()) batches.push_back(std::move(current));
+  return batches;
+}
+
 }  // namespace
 
 Batch collate(const std::vector<Example>& examples, const std::vector<int64_t>& indices) {
@@ -105,44 +154,10 @@ std::vector<std::vector<int64_t>> make_batches(const std::vector<Example>& examp
   SplitMix64 rng(mix_seed(seed, static_cast<uint64_t>(epoch)));
   if (shuffle) {
     shuffle_in_place(order, rng);
-    if (options.bucket_by_length && n > 0) {
-      const int64_t mean_length = std::max<int64_t>(1, total_length / n);
-      const int64_t per_batch = options.batch_size > 0
-                                    ? options.batch_size
-                                    : std::max<int64_t>(1, options.batch_tokens / mean_length);
-      const int64_t window = per_batch * kBucketWindowBatches;
-      for (int64_t begin = 0; begin < n; begin += window) {
-        const auto first = order.begin() + begin;
-        const auto last = order.begin() + std::min(n, begin + window);
-        // Stable, so equal lengths keep their shuffled order and the result stays seeded.
-        std::stable_sort(first, last, [&](int64_t a, int64_t b) {
-          return lengths[static_cast<size_t>(a)] < lengths[static_cast<size_t>(b)];
-        });
-      }
-    }
+    if (options.bucket_by_length && n > 0) sort_in_windows(order, lengths, total_length, options);
   }
 
-  std::vector<std::vector<int64_t>> batches;
-  std::vector<int64_t> current;
-  int64_t longest = 0;
-  for (const int64_t index : order) {
-    const int64_t length = lengths[static_cast<size_t>(index)];
-    if (!current.empty()) {
-      const auto size = static_cast<int64_t>(current.size());
-      const bool full = options.batch_size > 0
-                            ? size >= options.batch_size
-                            : (size + 1) * std::max(longest, length) > options.batch_tokens;
-      if (full) {
-        batches.push_back(std::move(current));
-        current.clear();
-        longest = 0;
-      }
-    }
-    // An example longer than the whole budget still gets a batch of its own.
-    current.push_back(index);
-    longest = std::max(longest, length);
-  }
-  if (!current.empty()) batches.push_back(std::move(current));
+  auto batches = pack_batches(order, lengths, options);
   if (shuffle) shuffle_in_place(batches, rng);
   return batches;
 }

@@ -31,6 +31,7 @@ std::string take_error(const AtentoSpmApi& api, char* buffer) {
   return buffer == nullptr ? "unknown SentencePiece plugin error" : take_string(api, buffer);
 }
 
+#if !ATENTO_SPM_DIRECT
 const AtentoSpmApi& open_plugin(const std::string& path) {
   // Handles are never closed: models may live until exit, and unloading SentencePiece's
   // static state is not worth the risk. The map is leaked so no destructor runs at exit.
@@ -49,7 +50,8 @@ const AtentoSpmApi& open_plugin(const std::string& path) {
                              ")");
   }
   // RTLD_DEEPBIND keeps the plugin's embedded protobuf 3.14 from binding to LibTorch's
-  // protobuf 3.21 (linked together they crash before main); RTLD_LOCAL keeps its symbols out of everyone else's way.
+  // protobuf 3.21 (linked together they crash before main); RTLD_LOCAL keeps its symbols out of
+  // everyone else's way.
   void* handle = ::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL | RTLD_DEEPBIND);
   if (handle == nullptr) {
     const char* reason = ::dlerror();
@@ -72,6 +74,8 @@ const AtentoSpmApi& open_plugin(const std::string& path) {
   return *api;
 }
 
+#endif
+
 // A path that names the temporary training text, unique per process.
 std::string training_text_path(const std::string& model_prefix) {
   return model_prefix + ".train." + std::to_string(::getpid()) + ".txt";
@@ -92,7 +96,22 @@ std::string spm_plugin_path() {
   return (exe.parent_path() / kSpmPluginName).string();
 }
 
+#if ATENTO_SPM_DIRECT
+bool spm_plugin_linked_directly() { return true; }
+
+const AtentoSpmApi& spm_plugin() {
+  const AtentoSpmApi* api = atento_spm_api(ATENTO_SPM_ABI_VERSION);
+  if (api == nullptr) {
+    throw std::runtime_error("the linked SentencePiece plugin does not offer ABI version " +
+                             std::to_string(ATENTO_SPM_ABI_VERSION) + " (stale build?)");
+  }
+  return *api;
+}
+#else
+bool spm_plugin_linked_directly() { return false; }
+
 const AtentoSpmApi& spm_plugin() { return open_plugin(spm_plugin_path()); }
+#endif
 
 SentencePieceTokenizer::SentencePieceTokenizer(const AtentoSpmApi& api,
                                                std::shared_ptr<AtentoSpmModel> model,

@@ -1,7 +1,8 @@
 #pragma once
 // SentencePiece behind the Tokenizer interface. Every call goes through the plugin
-// libatento_spm.so, loaded at run time (data/spm/spm_api.h says why): this header and its implementation
-// never include SentencePiece's headers.
+// libatento_spm.so, loaded at run time or linked, as CMake's ATENTO_SPM_ISOLATION chose
+// (data/spm/spm_api.h says why): this header and its implementation never include
+// SentencePiece's headers.
 
 #include <cstdint>
 #include <memory>
@@ -24,9 +25,14 @@ inline constexpr const char* kSpmPluginEnv = "ATENTO_SPM_LIB";
 /// /proc/self/exe.
 std::string spm_plugin_path();
 
-/// The plugin's function table, loaded on first use of each path and kept for the life of the
-/// process. Throws std::runtime_error naming the path searched when the plugin is missing or
-/// is not a compatible Atento plugin.
+/// How this build reaches the plugin (CMake's ATENTO_SPM_ISOLATION): false = dlopen with
+/// RTLD_LOCAL | RTLD_DEEPBIND at run time (`deepbind`), true = linked normally (`direct`, for a
+/// LibTorch that exports no protobuf; spm_plugin_path and $ATENTO_SPM_LIB are then unused).
+bool spm_plugin_linked_directly();
+
+/// The plugin's function table: the linked one (direct), or loaded on first use of each path
+/// and kept for the life of the process (deepbind). Throws std::runtime_error naming the path
+/// searched when the plugin is missing or is not a compatible Atento plugin.
 const AtentoSpmApi& spm_plugin();
 
 /// A SentencePiece model as a Tokenizer: pad 0, unk 1, bos 2, eos 3. Thread-safe.

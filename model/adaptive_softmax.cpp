@@ -36,8 +36,9 @@ namespace {
 
 // hidden [N,D] → cluster i's log-probabilities within the cluster [N, |cluster i|].
 torch::Tensor tail_log_probs(AdaptiveSoftmaxImpl& layer, int64_t i, const torch::Tensor& hidden) {
-  auto narrow = torch::linear(hidden, layer.tail_in[i]->weight);    // [N,D] → [N,D/divⁱ⁺¹]
-  return torch::log_softmax(dense(narrow, layer.tail_out[i]), -1);  // → [N,|cluster|]
+  auto narrow = torch::linear(hidden, layer.tail_in[i]->weight);  // [N,D] → [N,D/divⁱ⁺¹]
+  return torch::log_softmax(dense(narrow, layer.tail_out[i]), -1,
+                            torch::kFloat);  // → [N,|cluster|]
 }
 
 // Whole-vocabulary log-probabilities from the head's [N, c₀ + clusters] and every tail.
@@ -68,7 +69,8 @@ OutputTerms AdaptiveSoftmaxImpl::terms(const torch::Tensor& hidden, const torch:
 }
 
 torch::Tensor adaptive_log_probs(AdaptiveSoftmaxImpl& layer, const torch::Tensor& hidden) {
-  return whole_log_probs(layer, torch::log_softmax(dense(hidden, layer.head), -1), hidden);
+  return whole_log_probs(layer, torch::log_softmax(dense(hidden, layer.head), -1, torch::kFloat),
+                         hidden);
 }
 
 OutputTerms adaptive_softmax_terms(AdaptiveSoftmaxImpl& layer, const torch::Tensor& hidden,
@@ -77,7 +79,8 @@ OutputTerms adaptive_softmax_terms(AdaptiveSoftmaxImpl& layer, const torch::Tens
               "adaptive softmax: expects hidden [N,D] and targets [N], got ", hidden.sizes(),
               " and ", targets.sizes());
   const int64_t c0 = layer.bound(0);
-  auto head_lp = torch::log_softmax(dense(hidden, layer.head), -1);  // [N, c₀ + clusters]
+  auto head_lp =
+      torch::log_softmax(dense(hidden, layer.head), -1, torch::kFloat);  // [N, c₀ + clusters]
   // The head entry each target goes through: itself, or its cluster's entry.
   auto head_target = targets.clone();  // [N]
   std::vector<torch::Tensor> rows_in(layer.clusters());

@@ -21,6 +21,23 @@ void validate_options(const BlockOptions& options, const std::string& prefix) {
   require_rate(prefix + ".dropout", options.dropout);
 }
 
+StackOptions stack_options(const ModelOptions& options, int64_t vocab, int64_t layers) {
+  StackOptions stack;
+  stack.vocab = vocab;
+  stack.max_len = options.max_len;
+  stack.positions = options.positions;
+  stack.layers = layers;
+  stack.block = block_options(options);
+  return stack;
+}
+
+void validate_options(const StackOptions& options, const std::string& prefix) {
+  require_at_least(prefix + ".vocab", options.vocab, kMinVocab);
+  require_at_least(prefix + ".max_len", options.max_len, 1);
+  require_at_least(prefix + ".layers", options.layers, 1);
+  validate_options(options.block, prefix + ".block");
+}
+
 MultiHeadAttentionOptions attention_options(const BlockOptions& options) {
   return MultiHeadAttentionOptions(options.d_model, options.n_heads, options.head_dim);
 }

@@ -5,20 +5,7 @@
 namespace atento::model {
 
 DecoderOptions decoder_options(const ModelOptions& options) {
-  DecoderOptions decoder;
-  decoder.vocab = options.tgt_vocab;
-  decoder.max_len = options.max_len;
-  decoder.positions = options.positions;
-  decoder.layers = options.decoder_layers;
-  decoder.block = block_options(options);
-  return decoder;
-}
-
-void validate_options(const DecoderOptions& options) {
-  require_at_least("decoder.vocab", options.vocab, kMinVocab);
-  require_at_least("decoder.max_len", options.max_len, 1);
-  require_at_least("decoder.layers", options.layers, 1);
-  validate_options(options.block, "decoder.block");
+  return stack_options(options, options.tgt_vocab, options.decoder_layers);
 }
 
 // --- DecoderLayer --------------------------------------------------------------------------
@@ -62,18 +49,8 @@ torch::Tensor DecoderLayerImpl::forward(const torch::Tensor& x, const torch::Ten
 // --- Decoder -------------------------------------------------------------------------------
 
 DecoderImpl::DecoderImpl(const DecoderOptions& options_) : options(options_) {
-  validate_options(options);
-  embed = register_module(
-      "embed", PositionalEmbedding(
-                   PositionalEmbeddingOptions(options.vocab, options.block.d_model, options.max_len)
-                       .positions(options.positions)));
-  layers = register_module("layers", torch::nn::ModuleList());
-  for (int64_t i = 0; i < options.layers; ++i) {
-    layers->push_back(DecoderLayer(options.block));
-  }
-  if (options.block.norm == Norm::kPre) {
-    final_norm = register_module("final_norm", make_norm(options.block.d_model));
-  }
+  validate_options(options, "decoder");
+  build_stack<DecoderLayer>(*this, options, embed, layers, final_norm);
 }
 
 torch::Tensor DecoderImpl::forward(const torch::Tensor& tgt, const torch::Tensor& tgt_keep,

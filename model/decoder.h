@@ -21,25 +21,11 @@
 
 namespace atento::model {
 
-struct DecoderOptions {
-  /// Token vocabulary size V (padding is kPadId).
-  int64_t vocab = 8000;
-  /// Longest decoder input the position table covers.
-  int64_t max_len = 64;
-  /// Learned position embeddings, or none.
-  Positions positions = Positions::kLearned;
-  /// Number of decoder blocks.
-  int64_t layers = 2;
-  /// Every block; block.d_model is the width D of the embedding, the memory and the output.
-  BlockOptions block;
-};
+using DecoderOptions = StackOptions;
 
 /// The decoder of a Seq2Seq model: target vocabulary, decoder_layers blocks.
 DecoderOptions decoder_options(const ModelOptions& options);
 
-/// Throws std::invalid_argument "decoder.<field>: …" for a field out of range (the limits of
-/// validate_options(ModelOptions)).
-void validate_options(const DecoderOptions& options);
 
 /// Decoder block: causal self-attention, cross-attention over the encoder output, feed-forward.
 class DecoderLayerImpl : public torch::nn::Module {

@@ -3,20 +3,7 @@
 namespace atento::model {
 
 EncoderOptions encoder_options(const ModelOptions& options) {
-  EncoderOptions encoder;
-  encoder.vocab = options.src_vocab;
-  encoder.max_len = options.max_len;
-  encoder.positions = options.positions;
-  encoder.layers = options.encoder_layers;
-  encoder.block = block_options(options);
-  return encoder;
-}
-
-void validate_options(const EncoderOptions& options) {
-  require_at_least("encoder.vocab", options.vocab, kMinVocab);
-  require_at_least("encoder.max_len", options.max_len, 1);
-  require_at_least("encoder.layers", options.layers, 1);
-  validate_options(options.block, "encoder.block");
+  return stack_options(options, options.src_vocab, options.encoder_layers);
 }
 
 EncoderLayerImpl::EncoderLayerImpl(const BlockOptions& options_) : options(options_) {
@@ -34,18 +21,8 @@ torch::Tensor EncoderLayerImpl::forward(const torch::Tensor& x, const torch::Ten
 }
 
 EncoderImpl::EncoderImpl(const EncoderOptions& options_) : options(options_) {
-  validate_options(options);
-  embed = register_module(
-      "embed", PositionalEmbedding(
-                   PositionalEmbeddingOptions(options.vocab, options.block.d_model, options.max_len)
-                       .positions(options.positions)));
-  layers = register_module("layers", torch::nn::ModuleList());
-  for (int64_t i = 0; i < options.layers; ++i) {
-    layers->push_back(EncoderLayer(options.block));
-  }
-  if (options.block.norm == Norm::kPre) {
-    final_norm = register_module("final_norm", make_norm(options.block.d_model));
-  }
+  validate_options(options, "encoder");
+  build_stack<EncoderLayer>(*this, options, embed, layers, final_norm);
 }
 
 torch::Tensor EncoderImpl::forward(const torch::Tensor& ids, const torch::Tensor& keep) {

@@ -20,25 +20,11 @@
 
 namespace atento::model {
 
-struct EncoderOptions {
-  /// Token vocabulary size V (padding is kPadId).
-  int64_t vocab = 8000;
-  /// Longest sequence the position table covers.
-  int64_t max_len = 64;
-  /// Learned position embeddings, or none.
-  Positions positions = Positions::kLearned;
-  /// Number of encoder blocks.
-  int64_t layers = 2;
-  /// Every block; block.d_model is the width D of the embedding and the output.
-  BlockOptions block;
-};
+using EncoderOptions = StackOptions;
 
 /// The encoder of a Seq2Seq model: source vocabulary, encoder_layers blocks.
 EncoderOptions encoder_options(const ModelOptions& options);
 
-/// Throws std::invalid_argument "encoder.<field>: …" for a field out of range (the limits of
-/// validate_options(ModelOptions)).
-void validate_options(const EncoderOptions& options);
 
 /// Encoder block: self-attention and feed-forward sublayers, each with residual and LayerNorm.
 class EncoderLayerImpl : public torch::nn::Module {

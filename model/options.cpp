@@ -55,9 +55,6 @@ void validate_options(const ModelOptions& options) {
   require_rate("model.output_dropout", options.output_dropout);
   require_at_least("model.max_len", options.max_len, 1);
   validate_cutoffs(options);
-  if (options.device.empty()) {
-    throw std::invalid_argument("model.device: must name a device such as cpu or cuda");
-  }
 }
 
 }  // namespace atento::model

@@ -57,8 +57,6 @@ struct ModelOptions {
   int64_t adaptive_div = 4;
   /// Post-norm (the book) or pre-norm blocks.
   Norm norm = Norm::kPost;
-  /// Torch device string: "cpu", "cuda", "cuda:1".
-  std::string device = "cpu";
 };
 
 /// Throws std::invalid_argument naming the first field out of range, the message starting with

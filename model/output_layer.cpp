@@ -8,7 +8,8 @@ OutputTerms OutputLayerImpl::terms(const torch::Tensor& hidden, const torch::Ten
 }
 
 OutputTerms full_softmax_terms(const torch::Tensor& scores, const torch::Tensor& targets) {
-  auto logp = torch::log_softmax(scores, -1);  // [N,V]
+  // In fp32 whatever the scores' precision (bf16 under autocast); a no-op for fp32 scores.
+  auto logp = torch::log_softmax(scores, -1, torch::kFloat);  // [N,V]
   OutputTerms terms;
   terms.nll = -logp.gather(1, targets.unsqueeze(1)).squeeze(1);  // [N]
   terms.smoothing = -logp.mean(-1);                              // [N]

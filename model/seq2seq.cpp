@@ -17,7 +17,6 @@ Seq2SeqImpl::Seq2SeqImpl(const ModelOptions& options) : options_(options) {
   encoder = register_module("encoder", Encoder(encoder_options(options)));
   decoder = register_module("decoder", Decoder(decoder_options(options)));
   output_ = make_output_layer();
-  to(torch::Device(options.device));
 }
 
 std::shared_ptr<OutputLayerImpl> Seq2SeqImpl::make_output_layer() {

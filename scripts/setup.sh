@@ -6,14 +6,18 @@ cd "$(dirname "$0")/.."
 
 # Build and run: LibTorch, SentencePiece, CLI11, nlohmann_json, OpenBLAS, the toolchain.
 # Scripts the README shows: gnuplot + python3 (plot_log.sh, attention_map.sh), unzip + curl
-# (get_data.sh).
+# (get_data.sh); atento-serve: cpp-httplib.
 packages=(libtorch-dev libsentencepiece-dev sentencepiece libcli11-dev nlohmann-json3-dev
           libopenblas0-openmp libgtest-dev cmake g++ make pkg-config
-          gnuplot-nox python3 unzip curl ca-certificates)
+          gnuplot-nox python3 unzip curl ca-certificates libcpp-httplib-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
+# Node and npm run a real LibreTranslate client in tests/e2e_serve.sh and the load client of
+# scripts/bench_serve.sh; any installed node will do (NodeSource's bundles npm).
+command -v node >/dev/null || missing+=(nodejs)
+command -v npm >/dev/null || missing+=(npm)
 if [ ${#missing[@]} -gt 0 ]; then
   echo "setup: installing ${missing[*]}"
   sudo=""
@@ -31,4 +35,4 @@ fi
 jobs=$(nproc)
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build -j"$jobs"
-echo "setup: built into build/ (atento-train, atento-translate, atento-eval)"
+echo "setup: built into build/ (atento-train, atento-translate, atento-eval, atento-serve)"

@@ -80,6 +80,10 @@ pid=$!
 for _ in $(seq 1 300); do
   grep -q '"step":5,' "$WORK/int/log.jsonl" 2>/dev/null && break; sleep 0.2
 done
+# One trainer per model directory: a second one on the same directory stops at once.
+expect_exit 1 "a second trainer on a directory in use is refused" -- "$TRAIN" \
+  --config configs/sample.json --out "$WORK/int" "${words[@]}" --set train.max_steps=100000
+expect_stderr "in use by another atento-train \(pid $pid\)" "names the trainer holding it"
 kill -INT $pid; wait $pid; code=$?
 [ "$code" = 130 ] && pass "SIGINT exits 130" || fail "SIGINT exit $code"
 grep -q "checkpoint saved" "$WORK/int.err" && pass "SIGINT reports the checkpoint" || fail "no message"

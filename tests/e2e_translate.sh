@@ -100,6 +100,11 @@ for bad in "--beam 0" "--beam -2" "--n-best x" "--batch-size 0" "--threads -1" "
   expect_stderr "must be at least|expected an integer" "$bad is explained plainly"
 done
 if grep -q "1797693" "$WORK/stderr"; then fail "range messages print no 309-digit bound"; fi
+expect_exit 2 "--force-len beyond the model's max_len is a usage error" -- "$T" --model "$model" \
+  --force-len 100000 </dev/null
+expect_stderr "force-len: must be at most the model's max_len" "names the limit"
+expect_exit 1 "output to an unwritable place is an error" -- "$T" --model "$model" --input "$WORK/in.txt" \
+  --output /dev/full/out.txt
 
 # A model directory that does not hang together is refused with the file and the reason.
 cp -r "$model" "$WORK/mixed"

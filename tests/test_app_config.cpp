@@ -4,9 +4,9 @@
 #include <cstdio>
 #include <fstream>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <set>
 #include <string>
-#include <nlohmann/json.hpp>
 
 #include "app/config.h"
 
@@ -45,10 +45,10 @@ TEST(Config, DefaultsApplyWhenTheFileIsEmpty) {
 TEST(Config, FileOverridesDefaultsAndSetOverridesFile) {
   auto path = write_temp(R"({"model": {"d_model": 64, "n_heads": 2}, "train": {"lr": 0.5}})");
   auto c = load_config(path, {"model.d_model=32", "data.corpus=x.tsv", "train.lr=0.25"});
-  EXPECT_EQ(c.model.d_model, 32);            // --set beats the file
-  EXPECT_EQ(c.model.n_heads, 2);             // the file beats the default
+  EXPECT_EQ(c.model.d_model, 32);  // --set beats the file
+  EXPECT_EQ(c.model.n_heads, 2);   // the file beats the default
   EXPECT_DOUBLE_EQ(c.train.lr, 0.25);
-  EXPECT_EQ(c.data.corpus, "x.tsv");         // unquoted strings are strings
+  EXPECT_EQ(c.data.corpus, "x.tsv");             // unquoted strings are strings
   EXPECT_EQ(c.model.d_ff, Config{}.model.d_ff);  // untouched keys keep defaults
 }
 
@@ -58,11 +58,10 @@ TEST(Config, LaterSetOverridesEarlierSet) {
 }
 
 TEST(Config, EnumsParseFromTheirNames) {
-  auto c = config_from_json(
-      json{{"tokenizer", {{"kind", "words"}, {"subword_model", "bpe"}}},
-           {"model", {{"positions", "none"}, {"norm", "pre"}}},
-           {"train", {{"optimizer", "rmsprop"}, {"schedule", "constant"}}}},
-      "test", {});
+  auto c = config_from_json(json{{"tokenizer", {{"kind", "words"}, {"subword_model", "bpe"}}},
+                                 {"model", {{"positions", "none"}, {"norm", "pre"}}},
+                                 {"train", {{"optimizer", "rmsprop"}, {"schedule", "constant"}}}},
+                            "test", {});
   EXPECT_EQ(c.tokenizer.kind, data::TokenizerKind::kWords);
   EXPECT_EQ(c.tokenizer.subword_model, data::SubwordModel::kBpe);
   EXPECT_EQ(c.model.positions, model::Positions::kNone);
@@ -85,8 +84,9 @@ TEST(Config, UnknownSectionIsAnError) {
 }
 
 TEST(Config, WrongTypeIsAnErrorNamingTheKey) {
-  auto message =
-      config_error([] { config_from_json(json{{"model", {{"d_model", "big"}}}}, "f.json", {}); });
+  auto message = config_error([] {
+    config_from_json(json{{"model", {{"d_model", "big"}}}}, "f.json", {});
+  });
   EXPECT_NE(message.find("f.json: model.d_model: expected an integer"), std::string::npos)
       << message;
   message = config_error([] { config_from_json(json{{"data", {{"strict", 1}}}}, "f", {}); });
@@ -101,8 +101,9 @@ TEST(Config, WrongTypeInSetNamesSetAsTheSource) {
 }
 
 TEST(Config, BadEnumValueListsTheChoices) {
-  auto message =
-      config_error([] { config_from_json(json{{"model", {{"positions", "sin"}}}}, "f", {}); });
+  auto message = config_error([] {
+    config_from_json(json{{"model", {{"positions", "sin"}}}}, "f", {});
+  });
   EXPECT_NE(message.find("model.positions"), std::string::npos) << message;
   EXPECT_NE(message.find("learned | none"), std::string::npos) << message;
 }
@@ -136,9 +137,9 @@ TEST(Config, LinearScheduleNeedsMaxStepsBeyondTheWarmUp) {
     });
     EXPECT_NE(message.find("train.max_steps"), std::string::npos) << max_steps << ": " << message;
   }
-  auto c = config_from_json(json::object(), "f",
-                            {"train.schedule=linear", "train.warmup_steps=300",
-                             "train.max_steps=301"});
+  auto c =
+      config_from_json(json::object(), "f",
+                       {"train.schedule=linear", "train.warmup_steps=300", "train.max_steps=301"});
   EXPECT_EQ(c.train.schedule, LrSchedule::kLinear);
 }
 
@@ -151,16 +152,16 @@ TEST(Config, AdaptiveCutoffsParseAsAListAndAreChecked) {
     std::vector<std::string> set;
     const char* expected;
   };
-  for (const auto& c : {
-           Case{{"model.adaptive_cutoffs=2000"}, "--set: model.adaptive_cutoffs: expected a list"},
-           Case{{"model.adaptive_cutoffs=[2000, \"x\"]"}, "expected a list of integers"},
-           Case{{"model.adaptive_cutoffs=[6000,2000]", "model.tie_embeddings=false"},
-                "model.adaptive_cutoffs: must increase strictly"},
-           Case{{"model.adaptive_cutoffs=[8000]", "model.tie_embeddings=false"},
-                "tokenizer.vocab_size = 8000"},
-           Case{{"model.adaptive_cutoffs=[2000]", "model.tie_embeddings=true"},
-                "model.tie_embeddings: must be false"},
-           Case{{"model.adaptive_div=0"}, "model.adaptive_div"}}) {
+  for (const auto& c :
+       {Case{{"model.adaptive_cutoffs=2000"}, "--set: model.adaptive_cutoffs: expected a list"},
+        Case{{"model.adaptive_cutoffs=[2000, \"x\"]"}, "expected a list of integers"},
+        Case{{"model.adaptive_cutoffs=[6000,2000]", "model.tie_embeddings=false"},
+             "model.adaptive_cutoffs: must increase strictly"},
+        Case{{"model.adaptive_cutoffs=[8000]", "model.tie_embeddings=false"},
+             "tokenizer.vocab_size = 8000"},
+        Case{{"model.adaptive_cutoffs=[2000]", "model.tie_embeddings=true"},
+             "model.tie_embeddings: must be false"},
+        Case{{"model.adaptive_div=0"}, "model.adaptive_div"}}) {
     auto message = config_error([&] { config_from_json(json::object(), "f", c.set); });
     EXPECT_NE(message.find(c.expected), std::string::npos) << c.set[0] << ": " << message;
   }
@@ -194,15 +195,38 @@ const std::map<std::string, std::set<std::string>> kEveryKey = {
     {"model",
      {"src_vocab", "tgt_vocab", "d_model", "n_heads", "head_dim", "d_ff", "encoder_layers",
       "decoder_layers", "dropout", "output_dropout", "positions", "max_len", "tie_embeddings",
-      "adaptive_cutoffs", "adaptive_div", "norm", "device"}},
+      "adaptive_cutoffs", "adaptive_div", "norm"}},
     {"train",
-     {"optimizer", "lr", "beta1", "beta2", "rho", "eps", "weight_decay", "schedule",
-      "warmup_steps", "label_smoothing", "clip_norm", "ema_decay", "batch_size", "batch_tokens",
-      "accumulate", "max_epochs", "max_steps", "time_budget_minutes", "eval_every_steps",
-      "valid_subset", "best_metric", "patience", "log_every_steps", "threads", "seed"}},
+     {"optimizer",
+      "lr",
+      "beta1",
+      "beta2",
+      "rho",
+      "eps",
+      "weight_decay",
+      "schedule",
+      "warmup_steps",
+      "label_smoothing",
+      "clip_norm",
+      "ema_decay",
+      "batch_size",
+      "batch_tokens",
+      "accumulate",
+      "max_epochs",
+      "max_steps",
+      "time_budget_minutes",
+      "eval_every_steps",
+      "valid_subset",
+      "best_metric",
+      "patience",
+      "log_every_steps",
+      "threads",
+      "seed",
+      "device",
+      "precision"}},
     {"translate",
      {"beam", "length_penalty", "n_best", "max_len_ratio", "max_len_extra", "batch_size",
-      "use_cache", "threads"}},
+      "use_cache", "threads", "device", "precision"}},
     {"filter", {"pretrained", "random_init", "noise_fraction", "threshold", "batch_size"}}};
 
 TEST(Config, JsonHasExactlyTheDocumentedKeys) {
@@ -257,7 +281,6 @@ Config non_default_config() {
   c.model.adaptive_cutoffs = {100, 500};
   c.model.adaptive_div = 2;
   c.model.norm = model::Norm::kPre;
-  c.model.device = "cpu";
   c.train.optimizer = OptimizerKind::kRmsprop;
   c.train.lr = 0.01;
   c.train.beta1 = 0.8;
@@ -283,6 +306,8 @@ Config non_default_config() {
   c.train.log_every_steps = 5;
   c.train.threads = 1;
   c.train.seed = 7;
+  c.train.device = "cuda:1";
+  c.train.precision = Precision::kBf16;
   c.translate.beam = 5;
   c.translate.length_penalty = 1.0;
   c.translate.n_best = 2;
@@ -291,6 +316,8 @@ Config non_default_config() {
   c.translate.batch_size = 16;
   c.translate.use_cache = false;
   c.translate.threads = 2;
+  c.translate.device = "cuda";
+  c.translate.precision = Precision::kBf16;
   c.filter.pretrained = "runs/sample";
   c.filter.random_init = true;
   c.filter.noise_fraction = 0.25;
@@ -335,7 +362,6 @@ TEST(Config, JsonRoundTripPreservesEveryField) {
   EXPECT_EQ(r.model.adaptive_cutoffs, c.model.adaptive_cutoffs);
   EXPECT_EQ(r.model.adaptive_div, c.model.adaptive_div);
   EXPECT_EQ(r.model.norm, c.model.norm);
-  EXPECT_EQ(r.model.device, c.model.device);
   EXPECT_EQ(r.train.optimizer, c.train.optimizer);
   EXPECT_EQ(r.train.lr, c.train.lr);
   EXPECT_EQ(r.train.beta1, c.train.beta1);
@@ -361,6 +387,8 @@ TEST(Config, JsonRoundTripPreservesEveryField) {
   EXPECT_EQ(r.train.log_every_steps, c.train.log_every_steps);
   EXPECT_EQ(r.train.threads, c.train.threads);
   EXPECT_EQ(r.train.seed, c.train.seed);
+  EXPECT_EQ(r.train.device, c.train.device);
+  EXPECT_EQ(r.train.precision, c.train.precision);
   EXPECT_EQ(r.translate.beam, c.translate.beam);
   EXPECT_EQ(r.translate.length_penalty, c.translate.length_penalty);
   EXPECT_EQ(r.translate.n_best, c.translate.n_best);
@@ -369,6 +397,8 @@ TEST(Config, JsonRoundTripPreservesEveryField) {
   EXPECT_EQ(r.translate.batch_size, c.translate.batch_size);
   EXPECT_EQ(r.translate.use_cache, c.translate.use_cache);
   EXPECT_EQ(r.translate.threads, c.translate.threads);
+  EXPECT_EQ(r.translate.device, c.translate.device);
+  EXPECT_EQ(r.translate.precision, c.translate.precision);
   EXPECT_EQ(r.filter.pretrained, c.filter.pretrained);
   EXPECT_EQ(r.filter.random_init, c.filter.random_init);
   EXPECT_EQ(r.filter.noise_fraction, c.filter.noise_fraction);
@@ -400,6 +430,46 @@ TEST(Config, RuntimeOverridesAreLimitedToOneSection) {
   EXPECT_NO_THROW(require_section({"translate.beam=2"}, "translate"));
   auto message = config_error([] { require_section({"model.d_model=8"}, "translate"); });
   EXPECT_NE(message.find("only translate.*"), std::string::npos) << message;
+}
+
+TEST(Config, DeviceIsARunTimeChoiceOfTrainAndTranslate) {
+  const Config defaults = config_from_json(json::object(), "test", {});
+  EXPECT_EQ(defaults.train.device, "cpu");
+  EXPECT_EQ(defaults.translate.device, "cpu");
+  EXPECT_EQ(defaults.train.precision, Precision::kFp32);
+  EXPECT_EQ(defaults.translate.precision, Precision::kFp32);
+  const Config c =
+      config_from_json(json::object(), "test",
+                       {"train.device=cuda:1", "translate.device=cuda", "train.precision=bf16"});
+  EXPECT_EQ(c.train.device, "cuda:1");
+  EXPECT_EQ(c.translate.device, "cuda");
+  EXPECT_EQ(c.train.precision, Precision::kBf16);
+  for (const char* bad : {"bogus", "cuda:", "cuda:x", "gpu", "CPU", ""}) {
+    const auto message = config_error(
+        [&] { config_from_json(json::object(), "f", {std::string("train.device=") + bad}); });
+    EXPECT_NE(message.find("train.device"), std::string::npos) << message;
+  }
+  EXPECT_NE(config_error([] {
+              config_from_json(json{{"translate", {{"device", "tpu"}}}}, "f", {});
+            }).find("translate.device"),
+            std::string::npos);
+  EXPECT_NE(config_error([] {
+              config_from_json(json::object(), "f", {"translate.precision=fp16"});
+            }).find("bf16"),
+            std::string::npos);
+}
+
+TEST(Config, ModelDeviceOfAnOlderModelDirectoryIsAcceptedAndIgnored) {
+  json doc = config_to_json(Config{});
+  doc["model"]["device"] = "cuda";  // written when the device was part of the architecture
+  Config c;
+  ASSERT_NO_THROW(c = config_from_json(doc, "model/config.json", {}));
+  EXPECT_EQ(c.translate.device, "cpu");
+  EXPECT_FALSE(config_to_json(c)["model"].contains("device"));
+  // Only that one key: another unknown model key is still an error.
+  doc["model"]["devise"] = "cpu";
+  EXPECT_NE(config_error([&] { config_from_json(doc, "f", {}); }).find("model.devise"),
+            std::string::npos);
 }
 
 }  // namespace

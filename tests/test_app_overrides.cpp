@@ -21,10 +21,11 @@ TEST(Overrides, EachGivenFlagFollowsTheSetListInOrder) {
   flags.batch_size = 32;
   flags.no_cache = true;
   flags.threads = 0;  // 0 is a value (all cores); only -1 is unset
-  EXPECT_EQ(
-      with_flag_overrides({"translate.length_penalty=1"}, flags),
-      (Strings{"translate.length_penalty=1", "translate.beam=5", "translate.n_best=2",
-               "translate.batch_size=32", "translate.use_cache=false", "translate.threads=0"}));
+  flags.device = "cuda:1";
+  EXPECT_EQ(with_flag_overrides({"translate.length_penalty=1"}, flags),
+            (Strings{"translate.length_penalty=1", "translate.beam=5", "translate.n_best=2",
+                     "translate.batch_size=32", "translate.use_cache=false", "translate.threads=0",
+                     "translate.device=cuda:1"}));
 }
 
 TEST(Overrides, OnlyTheFlagsGiven) {
@@ -42,6 +43,15 @@ TEST(Overrides, NBestWithoutBeamWidensTheBeam) {
   EXPECT_EQ(with_flag_overrides({}, flags), (Strings{"translate.n_best=3", "translate.beam=3"}));
   flags.beam = 6;  // an explicit beam wins
   EXPECT_EQ(with_flag_overrides({}, flags), (Strings{"translate.beam=6", "translate.n_best=3"}));
+}
+
+TEST(Overrides, DeviceFlagFollowsTheSetListOfItsSection) {
+  EXPECT_EQ(with_device_override({"train.lr=1"}, "train", ""), Strings{"train.lr=1"});
+  EXPECT_EQ(with_device_override({"train.device=cuda"}, "train", "cpu"),
+            (Strings{"train.device=cuda", "train.device=cpu"}));  // the flag, last, wins
+  TranslateFlags flags;
+  flags.device = "cpu";
+  EXPECT_EQ(with_flag_overrides({}, flags), Strings{"translate.device=cpu"});
 }
 
 }  // namespace

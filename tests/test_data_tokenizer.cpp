@@ -14,10 +14,10 @@
 #include <vector>
 
 #include "data/corpus.h"
-#include "tests/test_data_util.h"
 #include "data/sentencepiece.h"
 #include "data/tokenizer.h"
 #include "data/words.h"
+#include "tests/test_data_util.h"
 
 namespace atento::data {
 namespace {
@@ -206,7 +206,8 @@ TEST(SentencePiece, TooSmallVocabularyIsAnErrorNotAnAbort) {
 
 TEST(SentencePiece, WorksAlongsideLibTorchInOneProcess) {
   // The point of the plugin: Debian's SentencePiece (embedded protobuf 3.14) and LibTorch
-  // (protobuf 3.21) linked into one process crash before main; through dlopen(RTLD_DEEPBIND) both work side by side.
+  // (protobuf 3.21) linked into one process crash before main; through dlopen(RTLD_DEEPBIND) both
+  // work side by side.
   const at::Tensor before = at::arange(6, at::kFloat).reshape({2, 3});
   TempDir dir;
   const Vocabularies vocab = train_vocabularies(sample_train(), spm_options(), dir.str());
@@ -254,6 +255,8 @@ TEST(SentencePiece, DecodeRejectsOutOfRangeIds) {
 }
 
 TEST(SentencePiecePlugin, MissingPluginThrowsNamingThePathSearched) {
+  if (spm_plugin_linked_directly())
+    GTEST_SKIP() << "plugin linked directly (ATENTO_SPM_ISOLATION=direct)";
   TempDir dir;
   train_vocabularies(sample_train(), spm_options(), dir.str());
   const std::string missing = dir.file("no-such-dir/libatento_spm.so");
@@ -268,6 +271,8 @@ TEST(SentencePiecePlugin, MissingPluginThrowsNamingThePathSearched) {
 }
 
 TEST(SentencePiecePlugin, NonLibraryPluginThrowsNamingIt) {
+  if (spm_plugin_linked_directly())
+    GTEST_SKIP() << "plugin linked directly (ATENTO_SPM_ISOLATION=direct)";
   TempDir dir;
   const std::string bogus = dir.write("libatento_spm.so", "not an ELF file");
   ScopedEnv env(kSpmPluginEnv, bogus);
@@ -280,8 +285,17 @@ TEST(SentencePiecePlugin, NonLibraryPluginThrowsNamingIt) {
 }
 
 TEST(SentencePiecePlugin, IsFoundNextToTheExecutable) {
+  if (spm_plugin_linked_directly())
+    GTEST_SKIP() << "plugin linked directly (ATENTO_SPM_ISOLATION=direct)";
   EXPECT_EQ(spm_plugin_path(), std::string(ATENTO_BINARY_DIR) + "/libatento_spm.so");
   EXPECT_EQ(spm_plugin().abi_version, ATENTO_SPM_ABI_VERSION);
+}
+
+TEST(SentencePiecePlugin, OffersItsFunctionTableWhicheverIsolation) {
+  const AtentoSpmApi& api = spm_plugin();
+  EXPECT_EQ(api.abi_version, ATENTO_SPM_ABI_VERSION);
+  EXPECT_NE(api.train, nullptr);
+  EXPECT_NE(api.free_buffer, nullptr);
 }
 
 TEST(SentencePieceModel, MissingModelThrowsNamingTheFile) {
@@ -341,7 +355,8 @@ TEST(WordsStandardize, FollowsTheBooksExamples) {
 TEST(WordsStandardize, NeverDecodesOverlongFormsOrSurrogates) {
   // An overlong "A" (C1 81) or an encoded surrogate is not a letter: the bytes pass through
   // unchanged instead of being decoded, lower-cased and re-encoded as "a".
-  EXPECT_EQ(book_standardize("x\xC1\x81 \xED\xA0\x80", false), (Words{"x\xC1\x81", "\xED\xA0\x80"}));
+  EXPECT_EQ(book_standardize("x\xC1\x81 \xED\xA0\x80", false),
+            (Words{"x\xC1\x81", "\xED\xA0\x80"}));
   EXPECT_EQ(book_standardize("\xE0\x81\x81", false), (Words{"\xE0\x81\x81"}));
 }
 

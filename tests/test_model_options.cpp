@@ -67,7 +67,6 @@ TEST(ModelOptions, RejectsEachBadFieldNamingItsKey) {
          o.adaptive_cutoffs = {10};
          o.adaptive_div = 0;
        }},
-      {"model.device:", [](ModelOptions& o) { o.device.clear(); }},
   };
   for (const auto& [expected, edit] : cases) {
     auto options = testing::small_options();  // tgt_vocab 29, untied

@@ -1,0 +1,48 @@
+#pragma once
+// atento-serve: an HTTP/1.1 server speaking the LibreTranslate API subset
+// (app/libretranslate_api.h) over one loaded model, decoding concurrent requests in batches
+// (app/request_batcher.h).
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+namespace atento {
+
+/// Command line of atento-serve.
+struct ServeArgs {
+  std::string model_dir;
+  /// Address to listen on; loopback unless told otherwise.
+  std::string host = "127.0.0.1";
+  /// TCP port; 0 = any free port (the one chosen is printed).
+  int port = 5000;
+  /// LibTorch intra-op threads of the decoding worker; -1 = the model's translate.threads.
+  int64_t threads = -1;
+  /// Connection threads: requests served at once (more connections wait for one).
+  size_t http_threads = 96;
+  /// Beam of requests that name none; 0 = the model's translate.beam.
+  int64_t beam = 0;
+  /// Largest beam a request may ask for.
+  int64_t max_beam = 8;
+  /// Most sentences (lines) decoded in one batch.
+  size_t max_batch = 32;
+  /// Longest time, in milliseconds, the oldest queued sentence waits for others to join it.
+  double batch_wait_ms = 2.0;
+  /// Most characters over all strings of one request.
+  size_t max_chars = 5000;
+  /// Most strings in one request's q array.
+  size_t max_strings = 64;
+  /// Most sentences waiting for the decoder; a request that does not fit gets 503.
+  size_t max_queued = 2048;
+  /// Largest request body in bytes (413 above).
+  size_t max_body = 256 * 1024;
+  /// Seconds a connection may stay silent while a request is read (and a response written).
+  int read_timeout_s = 5;
+};
+
+/// Loads the model once, serves until SIGTERM or SIGINT, then stops accepting, finishes the
+/// requests in flight and returns 0. Throws when the model cannot be loaded or the address
+/// cannot be bound.
+int run_server(const ServeArgs& args);
+
+}  // namespace atento
