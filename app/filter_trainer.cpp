@@ -89,7 +89,7 @@ int run_filter_training(Config config, const std::string& dir) {
 
 int FilterTrainer::run() {
   display_ = std::make_unique<ProgressDisplay>(::isatty(STDERR_FILENO));
-  device_ = resolve_device(config_.model.device);
+  device_ = resolve_device(config_.train.device, "train.device");
   const int64_t threads = set_threads(config_.train.threads);
   build_model();
   auto loaded = load_latest_checkpoint(dir_, *model_, *optimizer_, nullptr);
@@ -133,12 +133,10 @@ int FilterTrainer::run() {
 }
 
 void FilterTrainer::prepare_data() {
-  // The architecture and tokenizers are the pretrained model's; the device stays this run's.
+  // The architecture and tokenizers are the pretrained model's; the device is this run's.
   const auto pretrained_dir = config_.filter.pretrained;
   Config pretrained = load_config(join_path(pretrained_dir, model_files::kConfig), {});
-  const std::string device = config_.model.device;
   config_.model = pretrained.model;
-  config_.model.device = device;
   config_.tokenizer = pretrained.tokenizer;
   ensure_writable_dir(dir_);
   copy_tokenizers(pretrained_dir, dir_);

@@ -68,7 +68,7 @@ LoadedFilter load_filter(const std::string& model_dir) {
   }
   loaded.vocab = std::make_unique<data::Vocabularies>(
       data::load_vocabularies(model_dir, loaded.config.tokenizer));
-  loaded.device = resolve_device(loaded.config.model.device);
+  loaded.device = resolve_device(loaded.config.translate.device, "translate.device");
   loaded.model = model::PairClassifier(filter_options(loaded.config, *loaded.vocab));
   model::load_weights(*loaded.model, filter_weights(model_dir));
   loaded.model->to(loaded.device);
@@ -117,20 +117,6 @@ std::optional<data::Pair> parse_pair_line(const std::string& line, std::string& 
 
 namespace {
 
-/// Every line of `path` (stdin when empty), without its terminator.
-std::vector<std::string> read_input_lines(const std::string& path) {
-  std::ifstream file;
-  if (!path.empty()) {
-    file.open(path, std::ios::binary);
-    if (!file) throw std::runtime_error(path + ": cannot open input");
-  }
-  std::istream& in = path.empty() ? std::cin : file;
-  std::vector<std::string> lines;
-  std::string line;
-  while (std::getline(in, line)) lines.push_back(std::move(line));
-  return lines;
-}
-
 /// Writes `text` to `path`, or to stdout when empty.
 void write_output(const std::string& path, const std::string& text) {
   if (path.empty()) {
@@ -148,7 +134,7 @@ std::string format_score(double score) {
 }
 
 int score_lines(LoadedFilter& filter, const FilterArgs& args, int64_t batch_size) {
-  const auto lines = read_input_lines(args.input);
+  const auto lines = data::read_lines(args.input);
   const std::string input_name = args.input.empty() ? "stdin" : args.input;
   std::vector<data::Pair> pairs;
   std::vector<size_t> line_of;  // input line of each pair

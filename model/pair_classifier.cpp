@@ -46,7 +46,7 @@ void validate_options(const PairClassifierOptions& options) {
   }
   require_at_least("pair_classifier.encoder.max_len", options.encoder.max_len, 3);
   require_rate("pair_classifier.head_dropout", options.head_dropout);
-  validate_options(options.encoder);
+  validate_options(options.encoder, "encoder");
 }
 
 std::vector<int64_t> join_pair(const PairClassifierOptions& options,
