@@ -77,23 +77,6 @@ std::vector<std::vector<model::Hypothesis>> translate_sources(
 
 namespace {
 
-/// Reads every line of `path` (or stdin when empty), without line terminators (LF or CRLF).
-std::vector<std::string> read_lines(const std::string& path) {
-  std::ifstream file;
-  if (!path.empty()) {
-    file.open(path, std::ios::binary);
-    if (!file) throw std::runtime_error(path + ": cannot open input");
-  }
-  std::istream& in = path.empty() ? std::cin : file;
-  std::vector<std::string> lines;
-  std::string line;
-  while (std::getline(in, line)) {
-    if (!line.empty() && line.back() == '\r') line.pop_back();
-    lines.push_back(std::move(line));
-  }
-  return lines;
-}
-
 /// Translation overrides from the command line, checked like any other setting.
 std::vector<std::string> command_line_overrides(const TranslateArgs& args) {
   TranslateFlags flags;
@@ -232,7 +215,7 @@ int run_translation(const TranslateArgs& args) {
   search.force_len = args.force_len;
   std::string input_name = args.input.empty() ? "<stdin>" : args.input;
   auto started = std::chrono::steady_clock::now();
-  auto lines = read_lines(args.input);
+  auto lines = data::read_lines(args.input);
   auto in = encode_input(trained, lines, input_name);
   std::vector<std::vector<int64_t>> batch_sources;
   batch_sources.reserve(in.active.size());

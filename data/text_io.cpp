@@ -8,6 +8,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <string>
 #include <sstream>
 #include <stdexcept>
@@ -27,6 +28,22 @@ std::string read_whole_file(const std::string& path, const std::string& what) {
   content << in.rdbuf();
   if (in.bad()) throw std::runtime_error("cannot read " + what + " " + path + ": I/O error");
   return std::move(content).str();
+}
+
+std::vector<std::string> read_lines(const std::string& path) {
+  std::ifstream file;
+  if (!path.empty()) {
+    file.open(path, std::ios::binary);
+    if (!file) throw std::runtime_error(path + ": cannot open input");
+  }
+  std::istream& in = path.empty() ? std::cin : file;
+  std::vector<std::string> lines;
+  std::string line;
+  while (std::getline(in, line)) {
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    lines.push_back(std::move(line));
+  }
+  return lines;
 }
 
 namespace {

@@ -4,11 +4,16 @@
 // configuration, tokenizers, splits, reports) goes through write_file_atomically.
 
 #include <string>
+#include <vector>
 
 namespace atento::data {
 
 /// The whole file as bytes; throws std::runtime_error "cannot read <what> <path>: <reason>".
 std::string read_whole_file(const std::string& path, const std::string& what);
+
+/// Every line of `path` (stdin when `path` is empty), without its terminator (LF or CRLF);
+/// throws std::runtime_error "<path>: cannot open input".
+std::vector<std::string> read_lines(const std::string& path);
 
 /// Replaces `path` with `content` so that a reader, a crash or a power loss sees either the old
 /// file or the new one, never a mixture: write a temporary file next to `path`, fsync it,
