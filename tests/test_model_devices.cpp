@@ -77,16 +77,7 @@ TEST_P(ModelDevices, CachedDecodeStepsEqualForwardAndUncachedSteps) {
   auto src = rows({{4, 5, 6, 7, 8, 9}, {10, 11}, {12, 13, 14, 15}});
   auto tgt =
       rows({{1, 5, 6, 7, 8, 9, 10}, {1, 11, 12, 13, 14, 15, 16}, {1, 17, 18, 19, 20, 21, 22}});
-  auto logits = model(src, tgt);  // [B,T,V]
-  auto encoded = model->encode(src);
-  auto cached = model->start(encoded, DecodeOptions{true, false});
-  auto uncached = model->start(encoded, DecodeOptions{false, false});
-  for (int64_t t = 0; t < tgt.size(1); ++t) {
-    auto step_cached = model->decode_step(cached, tgt.select(1, t));  // [B,V]
-    auto step_uncached = model->decode_step(uncached, tgt.select(1, t));
-    EXPECT_TRUE(torch::allclose(step_cached, logits.select(1, t), 0.0, 1e-4)) << "step " << t;
-    EXPECT_TRUE(torch::allclose(step_uncached, step_cached, 0.0, 1e-4)) << "step " << t;
-  }
+  testing::expect_cached_steps_match(model, src, tgt, 1e-4);
 }
 
 TEST_P(ModelDevices, CachedAndUncachedBeamSearchGiveIdenticalTokens) {

@@ -2,6 +2,7 @@
 // Helpers shared by the model tests: small configurations, random padded batches, and a tiny
 // memorisation run.
 
+#include <gtest/gtest.h>
 #include <torch/torch.h>
 
 #include <algorithm>
@@ -156,6 +157,25 @@ inline double memorise(Seq2Seq& model, const TeacherBatch& batch, int64_t steps,
     }
   }
   return teacher_accuracy(model, batch);
+}
+
+/// Decodes tgt [B,T] one position at a time with a cached and an uncached state and expects
+/// every step's logits to equal the teacher-forced logits (within `tolerance`), and the two
+/// states to agree. Returns the cached state. Runs without gradients.
+inline DecoderState expect_cached_steps_match(Seq2Seq& model, const torch::Tensor& src,
+                                              const torch::Tensor& tgt, double tolerance) {
+  torch::NoGradGuard no_grad;
+  auto logits = model->forward(src, tgt);  // [B,T,V]
+  auto encoded = model->encode(src);
+  auto cached = model->start(encoded, DecodeOptions{true, false});
+  auto uncached = model->start(encoded, DecodeOptions{false, false});
+  for (int64_t t = 0; t < tgt.size(1); ++t) {
+    auto step_cached = model->decode_step(cached, tgt.select(1, t));  // [B,V]
+    auto step_uncached = model->decode_step(uncached, tgt.select(1, t));
+    EXPECT_TRUE(torch::allclose(step_cached, logits.select(1, t), 0.0, tolerance)) << "step " << t;
+    EXPECT_TRUE(torch::allclose(step_uncached, step_cached, 0.0, tolerance)) << "step " << t;
+  }
+  return cached;
 }
 
 }  // namespace atento::model::testing
