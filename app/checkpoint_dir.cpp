@@ -1,7 +1,12 @@
 #include "app/checkpoint_dir.h"
 
+#include <ftw.h>
+
 #include <algorithm>
 #include <cctype>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
@@ -27,6 +32,20 @@ bool is_checkpoint_name(const std::string& name) {
   if (name.size() <= prefix.size() || name.compare(0, prefix.size(), prefix) != 0) return false;
   return std::all_of(name.begin() + prefix.size(), name.end(),
                      [](unsigned char c) { return std::isdigit(c) != 0; });
+}
+
+/// Removes a checkpoint directory and what it holds, without following links. Not
+/// std::filesystem::remove_all: upstream LibTorch wheels export their own copy of it, which
+/// the dynamic linker binds ahead of libstdc++'s and which jumps to address 0 when called.
+void remove_tree(const std::string& dir) {
+  auto remove_entry = [](const char* path, const struct stat*, int, struct FTW*) {
+    return std::remove(path) == 0 ? 0 : errno;
+  };
+  int failed = nftw(dir.c_str(), remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+  int error = failed > 0 ? failed : errno;  // the callback's errno, or nftw's own
+  if (failed != 0 && error != ENOENT) {
+    throw std::runtime_error(dir + ": cannot remove old checkpoint: " + std::strerror(error));
+  }
 }
 
 }  // namespace
@@ -62,7 +81,7 @@ void write_checkpoint(const std::string& model_dir, const TrainState& state,
                               train_state_to_json(state).dump(2) + "\n");
   auto previous = latest_checkpoint(model_dir);
   data::write_file_atomically(join_path(root, model_files::kLatest), name + "\n");
-  if (previous && fs::path(*previous).filename() != name) fs::remove_all(*previous);
+  if (previous && fs::path(*previous).filename() != name) remove_tree(*previous);
 }
 
 std::optional<LoadedCheckpoint> load_latest_checkpoint(const std::string& model_dir,

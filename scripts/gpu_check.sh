@@ -7,19 +7,22 @@
 #   configuration, with peak GPU memory.
 #
 # usage: scripts/gpu_check.sh --libtorch DIR [--deps DIR] [--zip spa-eng.zip] [--peer ref_torch.py]
-#                             [--minutes N] [--build DIR] [--device cuda:N] [--dry-run]
+#                             [--minutes N] [--configs "fast base"] [--build DIR] [--device cuda:N] [--skip-ctest]
+#                             [--dry-run]
 #   --libtorch  unpacked upstream LibTorch with CUDA (the folder holding share/cmake/Torch)
 #   --deps      SentencePiece, CLI11 and nlohmann_json carried from Debian (include/, lib/,
 #               share/cmake/, lib/pkgconfig/); not needed where they are installed
 #   --zip       the spa-eng corpus zip (else runs/data/spa-eng.tsv must exist)
 #   --peer      the PyTorch peer script (ref_torch.py); its comparison is skipped when absent
 #   --minutes   training time per configuration (default 5)
+#   --configs   the configurations trained, translated and evaluated in step 5 (default "fast base")
+#   --skip-ctest  run only the model's device tests, not the whole ctest suite (short leases)
 #   --dry-run   print the plan and the commands, run nothing (works without a GPU)
 # Exit: 0 every check passed, 1 a check failed, 2 usage error, 3 no CUDA device here.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
-LIBTORCH="" DEPS="" ZIP="" PEER="" MINUTES=5 BUILD=build-gpu DEVICE=cuda DRY=0
+LIBTORCH="" DEPS="" ZIP="" PEER="" MINUTES=5 BUILD=build-gpu DEVICE=cuda DRY=0 CTEST=1 CONFIGS="fast base"
 usage() { sed -n '2,/^# Exit/p' "$0" | sed 's/^# \{0,1\}//'; }
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -30,6 +33,8 @@ while [ $# -gt 0 ]; do
     --minutes) MINUTES=${2:?}; shift 2 ;;
     --build) BUILD=${2:?}; shift 2 ;;
     --device) DEVICE=${2:?}; shift 2 ;;
+    --configs) CONFIGS=${2?}; shift 2 ;;
+    --skip-ctest) CTEST=0; shift ;;
     --dry-run) DRY=1; shift ;;
     -h|--help) usage; exit 0 ;;
     *) echo "error: unknown argument '$1'" >&2; usage >&2; exit 2 ;;
@@ -93,7 +98,7 @@ prefix="$LIBTORCH${DEPS:+;$DEPS}"
 export PKG_CONFIG_PATH="${DEPS:+$DEPS/lib/pkgconfig:}${PKG_CONFIG_PATH:-}"
 export LD_LIBRARY_PATH="${DEPS:+$DEPS/lib:}${LIBTORCH:+$LIBTORCH/lib:}${LD_LIBRARY_PATH:-}"
 note "configure and build into $BUILD"
-if run configure -- cmake -S . -B "$BUILD" -DCMAKE_BUILD_TYPE=Release \
+if run configure -- cmake -S . -B "$BUILD" -DCMAKE_BUILD_TYPE=Release -DATENTO_SERVER=OFF \
      "-DCMAKE_PREFIX_PATH=$prefix" -DATENTO_SPM_ISOLATION=AUTO \
    && run build -- cmake --build "$BUILD" -j "$(nproc)"; then
   ok "configure and build"
@@ -104,7 +109,8 @@ fi
 
 # --- 2. tests: the model's device tests must run on CUDA, not skip ---------------------------
 note "unit and end-to-end tests"
-if run ctest -- ctest --test-dir "$BUILD" --output-on-failure; then ok "ctest"
+if [ "$CTEST" = 0 ]; then note "ctest skipped (--skip-ctest)"
+elif run ctest -- ctest --test-dir "$BUILD" --output-on-failure; then ok "ctest"
 else bad "ctest (see $LOG/ctest.log)"; fi
 if run devices -- "$BUILD/atento_tests_model" --gtest_filter='*Devices*'; then
   if [ "$DRY" = 0 ] && grep -q "no CUDA device" "$LOG/devices.log"; then
@@ -188,7 +194,7 @@ else
   fi
   if command -v compute-sanitizer >/dev/null; then
     rm -rf runs/gpu_crash
-    run crash_sanitizer -- compute-sanitizer --tool memcheck --print-limit 20 \
+    run crash_sanitizer -- timeout 180 compute-sanitizer --tool memcheck --print-limit 20 \
       "$BUILD/atento-train" "${CRASH[@]}" --set train.max_steps=100 --out runs/gpu_crash
   fi
 fi
@@ -201,7 +207,7 @@ else
 fi
 
 # --- 5. bounded training, translation, evaluation ----------------------------------------------
-for cfg in fast base; do
+for cfg in $CONFIGS; do
   out=runs/gpu_$cfg
   rm -rf "$out"
   note "train configs/$cfg.json on $DEVICE for $MINUTES min"
@@ -249,10 +255,15 @@ with_peak_memory train_book -- "$BUILD/atento-train" --config configs/book.json 
   --device "$DEVICE" --out runs/gpu_book --set "train.time_budget_minutes=$MINUTES" \
   --set train.max_epochs=0 || bad "train book (see $LOG/train_book.log)"
 peer_rate="skipped (no --peer)"
+# The peer needs a Python with PyTorch: Debian's, or the GPU machine's own (first on PATH).
+peer_python=/usr/bin/python3
+for py in python3 /usr/bin/python3; do
+  if "$py" -c 'import torch' 2>/dev/null; then peer_python=$py; break; fi
+done
 if [ -n "$PEER" ] && [ -f "$PEER" ]; then
   if [ -z "$ZIP" ]; then
     peer_rate="skipped (the peer reads the zip: pass --zip)"
-  elif with_peak_memory peer -- /usr/bin/python3 "$PEER" --zip "$ZIP" --device "$DEVICE" \
+  elif with_peak_memory peer -- "$peer_python" "$PEER" --zip "$ZIP" --device "$DEVICE" \
          --minutes "$MINUTES" --threads "$(nproc)"; then
     peer_rate="$(json_last "$LOG/peer.log" train tgt_tokens_per_s) tokens/s,"
     peer_rate+=" accuracy $(json_last "$LOG/peer.log" val val_next_word_acc),"

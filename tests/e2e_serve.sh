@@ -6,6 +6,9 @@
 # $ATENTO_E2E_MODEL=DIR reuses a trained model instead of training one.
 source "$(dirname "$0")/lib_e2e.sh"
 cd "$(dirname "$0")/.."
+if [ ! -x "$BUILD/atento-serve" ]; then
+  echo "skipped: $BUILD has no atento-serve (configured with -DATENTO_SERVER=OFF)"; exit 77
+fi
 model=${ATENTO_E2E_MODEL:-$WORK/model}
 if [ -z "${ATENTO_E2E_MODEL:-}" ]; then
   "$BUILD/atento-train" --config configs/sample.json --out "$model" --set train.max_epochs=15 \
