@@ -13,8 +13,8 @@
 
 #include "app/files.h"
 #include "app/model_dir.h"
-#include "data/text_io.h"
 #include "app/weights_file.h"
+#include "data/text_io.h"
 #include "model/checkpoint.h"
 
 namespace atento {

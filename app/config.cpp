@@ -142,6 +142,8 @@ const EnumNames<OptimizerKind> kOptimizers = {{"adam", OptimizerKind::kAdam},
 const EnumNames<LrSchedule> kSchedules = {{"constant", LrSchedule::kConstant},
                                           {"inverse_sqrt", LrSchedule::kInverseSqrt},
                                           {"linear", LrSchedule::kLinear}};
+const EnumNames<Backend> kBackends = {
+    {"auto", Backend::kAuto}, {"gloo", Backend::kGloo}, {"nccl", Backend::kNccl}};
 const EnumNames<Precision> kPrecisions = {{"fp32", Precision::kFp32}, {"bf16", Precision::kBf16}};
 const EnumNames<BestMetric> kBestMetrics = {{"next_word_accuracy", BestMetric::kAccuracy},
                                             {"loss", BestMetric::kLoss}};
@@ -242,6 +244,12 @@ void visit(V& v, C& o, const FilterOptions*) {
   v("batch_size", o.batch_size);
 }
 
+template <class V, class C>
+void visit(V& v, C& o, const DistributedOptions*) {
+  v("backend", o.backend, kBackends);
+  v("timeout_s", o.timeout_s);
+}
+
 /// Calls f(section name, section struct) for every section of the configuration.
 template <class C, class F>
 void for_each_section(C& config, F&& f) {
@@ -251,6 +259,7 @@ void for_each_section(C& config, F&& f) {
   f("train", config.train);
   f("translate", config.translate);
   f("filter", config.filter);
+  f("distributed", config.distributed);
 }
 
 /// "section.key=value" → (section, key, JSON value). A value that does not parse as JSON is
@@ -443,8 +452,7 @@ void validate_translate(const TranslateOptions& s) {
 }
 
 void validate_filter(const FilterOptions& f) {
-  check(f.noise_fraction > 0 && f.noise_fraction < 1, "filter.noise_fraction",
-        "must be in (0, 1)");
+  check(f.noise_fraction > 0 && f.noise_fraction < 1, "filter.noise_fraction", "must be in (0, 1)");
   check(f.threshold >= 0 && f.threshold <= 1, "filter.threshold", "must be in [0, 1]");
   check(f.batch_size >= 1, "filter.batch_size", "must be positive");
 }
@@ -458,6 +466,7 @@ void validate(const Config& c) {
   validate_train(c.train);
   validate_translate(c.translate);
   validate_filter(c.filter);
+  check(c.distributed.timeout_s > 0, "distributed.timeout_s", "must be positive (seconds)");
 }
 
 void require_section(const std::vector<std::string>& overrides, const std::string& section) {

@@ -137,6 +137,19 @@ struct FilterOptions {
   int64_t batch_size = 128;
 };
 
+/// Collective backend of a data-parallel run (app/process_group.h).
+enum class Backend { kAuto, kGloo, kNccl };
+
+/// Data-parallel training: the group itself comes from RANK, WORLD_SIZE, MASTER_ADDR and
+/// MASTER_PORT (or atento-train --nproc); these settings only shape how it talks.
+struct DistributedOptions {
+  /// auto (Gloo on the CPU, NCCL on CUDA), gloo or nccl.
+  Backend backend = Backend::kAuto;
+  /// Seconds a rank waits for its peers (rendezvous and every collective) before it gives up
+  /// with an error: a dead or hung rank stops the others within this bound.
+  double timeout_s = 300.0;
+};
+
 struct Config {
   data::CorpusOptions data;
   data::TokenizerOptions tokenizer;
@@ -144,6 +157,7 @@ struct Config {
   TrainOptions train;
   TranslateOptions translate;
   FilterOptions filter;
+  DistributedOptions distributed;
 };
 
 /// Defaults ← JSON file `path` ← `overrides` ("section.key=value") → validate().

@@ -42,7 +42,8 @@ std::string percent(double fraction) {
 
 }  // namespace
 
-ProgressDisplay::ProgressDisplay(bool interactive) : interactive_(interactive) {}
+ProgressDisplay::ProgressDisplay(bool interactive, bool silent)
+    : interactive_(interactive), silent_(silent) {}
 
 ProgressDisplay::~ProgressDisplay() {
   if (bar_visible_) std::cerr << '\n';
@@ -65,6 +66,7 @@ std::string ProgressDisplay::format(const ProgressLine& p) const {
 }
 
 void ProgressDisplay::update(const ProgressLine& line, int64_t every_steps) {
+  if (silent_) return;
   if (interactive_) {
     auto now = std::chrono::steady_clock::now();
     if (now - last_draw_ < std::chrono::milliseconds(250)) return;
@@ -77,6 +79,7 @@ void ProgressDisplay::update(const ProgressLine& line, int64_t every_steps) {
 }
 
 void ProgressDisplay::message(const std::string& text) {
+  if (silent_) return;
   if (bar_visible_) std::cerr << "\r\033[K";
   bar_visible_ = false;
   std::cerr << text << '\n';

@@ -35,7 +35,8 @@ struct ProgressLine {
 class ProgressDisplay {
  public:
   /// `interactive` redraws one line with carriage returns (stderr is a terminal).
-  explicit ProgressDisplay(bool interactive);
+  /// `silent` shows nothing at all (data-parallel ranks other than 0).
+  explicit ProgressDisplay(bool interactive, bool silent = false);
   /// Called every step; draws at most a few times a second (terminal) or every
   /// `every_steps` steps (plain).
   void update(const ProgressLine& line, int64_t every_steps);
@@ -46,6 +47,7 @@ class ProgressDisplay {
  private:
   std::string format(const ProgressLine& line) const;
   bool interactive_;
+  bool silent_;
   bool bar_visible_ = false;
   std::chrono::steady_clock::time_point last_draw_{};
 };

@@ -1,5 +1,6 @@
 // atento-train: train an English→Spanish Transformer from sentence pairs.
 #include "app/cli.h"
+#include "app/local_launcher.h"
 #include "app/trainer.h"
 
 int main(int argc, char** argv) {
@@ -14,8 +15,14 @@ int main(int argc, char** argv) {
     app.add_option("--out", args.out, "Model directory (re-running resumes it)");
     app.add_option("--device", args.device, "cpu, cuda or cuda:N (default: train.device, cpu)")
         ->check(atento::device_name());
+    app.add_option("--nproc", args.nproc,
+                   "Data-parallel ranks to start on this machine (default 1; see also RANK, "
+                   "WORLD_SIZE, MASTER_ADDR, MASTER_PORT)")
+        ->check(atento::integer_range(1, 1024));
     app.footer("Example: atento-train --config configs/base.json --out runs/base");
     if (int code = atento::parse_command_line(app, argc, argv); code >= 0) return code;
+    if (args.nproc > 1)
+      return atento::launch_local_ranks(args.nproc, atento::without_nproc(argc, argv));
     return atento::run_training(args);
   });
 }

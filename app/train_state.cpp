@@ -20,7 +20,8 @@ json train_state_to_json(const TrainState& s) {
           {"best_value", number_or_null(s.best_value)},
           {"best_step", s.best_step},
           {"evals_since_best", s.evals_since_best},
-          {"last_eval_step", s.last_eval_step}};
+          {"last_eval_step", s.last_eval_step},
+          {"world_size", s.world_size}};
 }
 
 TrainState train_state_from_json(const json& j, const std::string& source) {
@@ -35,6 +36,8 @@ TrainState train_state_from_json(const json& j, const std::string& source) {
     s.best_step = j.at("best_step");
     s.evals_since_best = j.at("evals_since_best");
     s.last_eval_step = j.at("last_eval_step");
+    s.world_size = j.value("world_size", int64_t{1});
+    if (s.world_size < 1) throw std::runtime_error(source + ": world_size must be positive");
     return s;
   } catch (const json::exception& e) {
     throw std::runtime_error(source + ": corrupt training state: " + e.what());

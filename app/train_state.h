@@ -21,6 +21,9 @@ struct TrainState {
   int64_t best_step = -1;      ///< step of best_value; -1 = none yet
   int64_t evals_since_best = 0;
   int64_t last_eval_step = -1;  ///< step of the last validation; -1 = none yet
+  /// Data-parallel ranks that trained up to here (1 = one process; absent in older states).
+  /// Informative: the global batch, hence the maths, does not depend on it.
+  int64_t world_size = 1;
 };
 
 /// Every field; a NaN best_value is written as null.

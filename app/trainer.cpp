@@ -8,13 +8,17 @@
 #include <cstdio>
 #include <cstdlib>
 #include <nlohmann/json.hpp>
+#include <numeric>
+#include <optional>
 #include <sstream>
 
 #include "app/checkpoint_dir.h"
 #include "app/cli.h"
+#include "app/data_parallel.h"
 #include "app/directory_lock.h"
 #include "app/files.h"
 #include "app/filter_trainer.h"
+#include "app/gradient_reducer.h"
 #include "app/model_dir.h"
 #include "app/optimizer.h"
 #include "app/overrides.h"
@@ -73,20 +77,29 @@ data::Vocabularies load_or_train_vocabularies(const Config& config, const std::s
 
 }  // namespace
 
-Trainer::Trainer(Config config, std::string dir)
-    : config_(std::move(config)), dir_(std::move(dir)) {}
+Trainer::Trainer(Config config, std::string dir, RankEnvironment env)
+    : config_(std::move(config)), dir_(std::move(dir)), env_(std::move(env)) {}
 
 Trainer::~Trainer() = default;
 
 int Trainer::run() {
   int64_t threads = set_up();
+  // Every rank reads the directory (one machine, or a file system all ranks share); the
+  // broadcast then makes rank 0's weights everyone's.
   bool resumed = load_checkpoint();
+  broadcast_weights(group_, *model_);
+  if (average_) broadcast_weights(group_, *average_);
   announce(resumed, threads);
   StopSignals signals;
   start_clock_and_batches();
   std::string reason;
-  while ((reason = stop_reason(config_.train, state_, elapsed())).empty()) {
-    if (int signal = signals.received()) return interrupt(signal);
+  while (true) {
+    auto [why, signal] = agreed_stop(signals);
+    if (!why.empty()) {
+      reason = why;
+      break;
+    }
+    if (signal != 0) return interrupt(signal);
     if (state_.batch_in_epoch >= static_cast<int64_t>(batches_.size())) {
       next_epoch();
       continue;
@@ -99,12 +112,30 @@ int Trainer::run() {
 // --- setup ------------------------------------------------------------------------------
 
 int64_t Trainer::set_up() {
-  display_ = std::make_unique<ProgressDisplay>(::isatty(STDERR_FILENO));
+  display_ = std::make_unique<ProgressDisplay>(::isatty(STDERR_FILENO), env_.rank != 0);
   device_ = resolve_device(config_.train.device, "train.device");
-  int64_t threads = set_threads(config_.train.threads);
-  prepare_data();
+  int64_t threads = config_.train.threads;
+  if (env_.distributed()) {
+    // One GPU per local rank; the cores shared among the local ranks.
+    if (device_.is_cuda() && !device_.has_index()) {
+      device_ = torch::Device(torch::kCUDA, static_cast<c10::DeviceIndex>(env_.local_rank));
+    }
+    if (threads == 0) threads = std::max<int64_t>(1, set_threads(0) / env_.local_world_size);
+  }
+  threads = set_threads(threads);
+  join_group();
+  // Rank 0 writes the split, the tokenizers and config.json; the others then read them.
+  if (group_.is_main()) prepare_data();
+  group_.barrier();
+  if (!group_.is_main()) prepare_data();
   build_model();
   return threads;
+}
+
+void Trainer::join_group() {
+  const auto timeout =
+      std::chrono::milliseconds(static_cast<int64_t>(1000.0 * config_.distributed.timeout_s));
+  group_ = ProcessGroup::join(env_, config_.distributed.backend, device_, timeout);
 }
 
 void Trainer::prepare_data() {
@@ -120,8 +151,10 @@ void Trainer::prepare_data() {
     config_.model.tgt_vocab = std::max(config_.model.tgt_vocab, config_.tokenizer.vocab_size);
   }
   validate(config_);
-  data::write_file_atomically(join_path(dir_, model_files::kConfig),
-                              config_to_json(config_).dump(2) + "\n");
+  if (group_.is_main()) {
+    data::write_file_atomically(join_path(dir_, model_files::kConfig),
+                                config_to_json(config_).dump(2) + "\n");
+  }
   train_ = encode_pairs(vocab, split.train);
   valid_ = encode_pairs(vocab, split.valid);
 }
@@ -132,6 +165,8 @@ void Trainer::build_model() {
   model_ = model::Seq2Seq(config_.model);
   model_->to(device_);
   optimizer_ = make_optimizer(t, model_->parameters());
+  if (group_.distributed())
+    reducer_ = std::make_unique<GradientReducer>(group_, model_->parameters());
   if (t.ema_decay > 0) {
     average_ = model::Seq2Seq(config_.model);
     average_->to(device_);
@@ -151,26 +186,40 @@ bool Trainer::load_checkpoint() {
     display_->message("note: " + loaded->dir +
                       " has no weight average; it starts from these weights");
   }
+  if (loaded->state.world_size != group_.size()) {
+    display_->message("note: " + loaded->dir + " was written by " +
+                      std::to_string(loaded->state.world_size) + " rank(s), resumed by " +
+                      std::to_string(group_.size()) +
+                      ": the global batch (train.batch_tokens) and so the maths stay the same; "
+                      "only dropout draws differ");
+  }
   state_ = loaded->state;
+  state_.world_size = group_.size();
   return true;
 }
 
 void Trainer::announce(bool resumed, int64_t threads) {
-  log_ = std::make_unique<JsonlLog>(join_path(dir_, model_files::kLog));
+  state_.world_size = group_.size();
   int64_t params = model::count_parameters(*model_);
-  log_->write({{"event", resumed ? "resume" : "start"},
-               {"params", params},
-               {"step", state_.step},
-               {"threads", threads},
-               {"device", config_.train.device},
-               {"train_pairs", train_.size()},
-               {"valid_pairs", valid_.size()},
-               {"config", config_to_json(config_)}});
+  if (!group_.is_main()) return;
+  log_ = std::make_unique<JsonlLog>(join_path(dir_, model_files::kLog));
+  if (log_)
+    log_->write({{"event", resumed ? "resume" : "start"},
+                 {"params", params},
+                 {"step", state_.step},
+                 {"threads", threads},
+                 {"device", config_.train.device},
+                 {"world_size", group_.size()},
+                 {"train_pairs", train_.size()},
+                 {"valid_pairs", valid_.size()},
+                 {"config", config_to_json(config_)}});
   display_->message(config_to_json(config_).dump());
   std::ostringstream intro;
   intro << (resumed ? "resuming " : "training ") << dir_ << ": " << params << " parameters, "
         << train_.size() << " training / " << valid_.size() << " validation pairs, " << threads
-        << " thread(s), " << config_.train.device;
+        << " thread(s)" << (group_.distributed() ? " per rank" : "") << ", "
+        << config_.train.device;
+  if (group_.distributed()) intro << ", " << group_.size() << " ranks";
   if (resumed) intro << ", from step " << state_.step;
   display_->message(intro.str());
 }
@@ -207,16 +256,33 @@ void Trainer::next_epoch() {
                                 /*shuffle=*/true);
 }
 
+std::pair<std::string, int> Trainer::agreed_stop(const StopSignals& signals) {
+  std::string reason = stop_reason(config_.train, state_, elapsed());
+  int signal = signals.received();
+  if (!group_.distributed()) return {reason, reason.empty() ? signal : 0};
+  // Only the clock and signals differ between ranks (the rest derives from shared state):
+  // any rank's stop is everyone's.
+  auto flags = torch::tensor({double(signal), reason.empty() ? 0.0 : 1.0}, torch::kDouble)
+                   .to(group_.device());  // [2]
+  group_.all_reduce_max(flags);
+  auto host = flags.cpu();
+  signal = static_cast<int>(host[0].item<double>());
+  if (host[1].item<double>() > 0 && reason.empty()) reason = "time_budget";
+  return {reason, reason.empty() ? signal : 0};
+}
+
 void Trainer::train_step() {
   const auto& t = config_.train;
-  // Re-seeding from the step makes dropout a function of (seed, step): exact resume.
-  torch::manual_seed(t.seed + 1000003ULL * (state_.step + 1));
+  // Re-seeding from the step makes dropout a function of (seed, step): exact resume. Each
+  // rank draws its own masks (rank 0's are those of one process).
+  torch::manual_seed(t.seed + 1000003ULL * (state_.step + 1) + 7919ULL * group_.rank());
   set_learning_rate(*optimizer_, learning_rate(t, state_.step));
   // Undefined gradients (PyTorch's set_to_none) spare a zero-fill of every parameter
   // gradient per step; backward then writes instead of accumulating.
   for (auto& parameter : model_->parameters()) parameter.mutable_grad() = torch::Tensor();
-  const int64_t tokens_before = window_.tokens;
-  auto step_loss = accumulate_gradients(window_);
+  int64_t step_tokens = 0;
+  auto step_loss = accumulate_gradients(window_, step_tokens);
+  synchronise(step_loss);
   // On the CPU reading the loss costs nothing: every step is checked before its update, as
   // before. On CUDA the check is queued on the device and read at log steps and before any
   // checkpoint is written (check_losses_finite), so a step never waits for the device.
@@ -232,7 +298,7 @@ void Trainer::train_step() {
   if (average_) {
     model::update_average(*average_, *model_, model::average_decay(t.ema_decay, state_.step));
   }
-  state_.target_tokens += window_.tokens - tokens_before;
+  state_.target_tokens += step_tokens;
   double now = elapsed();
   state_.elapsed_s = now;
   report_step(now, step_loss);
@@ -257,13 +323,14 @@ void Trainer::check_losses_finite() {
   checked_step_ = state_.step;
 }
 
-torch::Tensor Trainer::accumulate_gradients(DeviceTotals& totals) {
+torch::Tensor Trainer::accumulate_gradients(DeviceTotals& totals, int64_t& step_tokens) {
   const auto& t = config_.train;
   std::vector<data::Batch> group;
-  int64_t step_tokens = 0;
   for (int64_t k = 0; k < t.accumulate && state_.batch_in_epoch < int64_t(batches_.size()); ++k) {
-    group.push_back(data::collate(train_, batches_[state_.batch_in_epoch++]));
-    step_tokens += group.back().target_tokens;
+    const auto& indices = batches_[state_.batch_in_epoch++];
+    step_tokens += data::target_tokens(train_, indices);  // the global batch's
+    auto mine = data::shard(indices, group_.rank(), group_.size());
+    if (!mine.empty()) group.push_back(data::collate(train_, mine));
   }
   // The step's loss in double on the device: the same additions as the host's sum of each
   // batch's loss.item<double>() (0.0 + x is x).
@@ -278,6 +345,7 @@ torch::Tensor Trainer::accumulate_gradients(DeviceTotals& totals) {
                                  /*count_correct=*/model_->output().argmax_is_cheap());
     }
     auto loss = objective.loss / static_cast<double>(std::max<int64_t>(step_tokens, 1));
+    if (reducer_ && &batch == &group.back()) reducer_->arm();  // sums start during backward
     loss.backward();
     step_loss += loss.detach().to(torch::kDouble);
     totals.add(objective);
@@ -285,12 +353,23 @@ torch::Tensor Trainer::accumulate_gradients(DeviceTotals& totals) {
   return step_loss;
 }
 
+void Trainer::synchronise(torch::Tensor& step_loss) {
+  if (!group_.distributed()) return;
+  auto loss = step_loss.reshape({1});  // [1]
+  reducer_->finish(loss);
+  step_loss = loss.reshape({});
+}
+
 void Trainer::report_step(double now, const torch::Tensor& step_loss) {
   const auto& t = config_.train;
   const bool log_step = state_.step % t.log_every_steps == 0;
   // On CUDA the figures are read at log steps only (between them the display shows the last
   // ones read); on the CPU reading is free and happens every step.
-  if (log_step || !device_.is_cuda()) shown_ = window_.read();
+  if (group_.distributed()) {
+    if (log_step) shown_ = all_reduce_totals(group_, window_.read());  // every rank's window
+  } else if (log_step || !device_.is_cuda()) {
+    shown_ = window_.read();
+  }
   if (log_step && device_.is_cuda()) {
     check_losses_finite();
     last_step_loss_ = step_loss.item<double>();
@@ -306,16 +385,17 @@ void Trainer::report_step(double now, const torch::Tensor& step_loss) {
   line.fraction_done = fraction_done(t, state_, now, batches_.size());
   display_->update(line, t.log_every_steps);
   if (!log_step) return;
-  log_->write({{"event", "train"},
-               {"step", state_.step},
-               {"epoch", state_.epoch},
-               {"elapsed_s", now},
-               {"loss", shown_.loss()},
-               {"train_loss", last_step_loss_},
-               {"accuracy", shown_.accuracy()},
-               {"lr", learning_rate(t, state_.step - 1)},
-               {"tokens_per_s", line.tokens_per_s},
-               {"target_tokens", state_.target_tokens}});
+  if (log_)
+    log_->write({{"event", "train"},
+                 {"step", state_.step},
+                 {"epoch", state_.epoch},
+                 {"elapsed_s", now},
+                 {"loss", shown_.loss()},
+                 {"train_loss", last_step_loss_},
+                 {"accuracy", shown_.accuracy()},
+                 {"lr", learning_rate(t, state_.step - 1)},
+                 {"tokens_per_s", line.tokens_per_s},
+                 {"target_tokens", state_.target_tokens}});
   window_ = DeviceTotals{};
   window_start_tokens_ = state_.target_tokens;
   window_start_time_ = now;
@@ -325,7 +405,7 @@ int Trainer::interrupt(int signal) {
   state_.elapsed_s = elapsed();
   check_losses_finite();
   save_checkpoint();
-  log_->write({{"event", "interrupted"}, {"step", state_.step}, {"signal", signal}});
+  if (log_) log_->write({{"event", "interrupted"}, {"step", state_.step}, {"signal", signal}});
   display_->message("interrupted: checkpoint saved at step " + std::to_string(state_.step) +
                     " in " + dir_ + " (re-run the same command to resume)");
   return 128 + signal;
@@ -334,13 +414,14 @@ int Trainer::interrupt(int signal) {
 int Trainer::finish(const std::string& reason) {
   state_.elapsed_s = elapsed();
   if (state_.last_eval_step != state_.step) validate_now();
-  log_->write({{"event", "end"},
-               {"step", state_.step},
-               {"epoch", state_.epoch},
-               {"elapsed_s", state_.elapsed_s},
-               {"reason", reason},
-               {"best_step", state_.best_step},
-               {"best_value", number_or_null(state_.best_value)}});
+  if (log_)
+    log_->write({{"event", "end"},
+                 {"step", state_.step},
+                 {"epoch", state_.epoch},
+                 {"elapsed_s", state_.elapsed_s},
+                 {"reason", reason},
+                 {"best_step", state_.best_step},
+                 {"best_value", number_or_null(state_.best_value)}});
   display_->message("done (" + reason + ") after " + std::to_string(state_.step) +
                     " steps; best model (step " + std::to_string(state_.best_step) + ") in " +
                     join_path(dir_, model_files::kBestWeights));
@@ -369,8 +450,18 @@ TeacherForcedTotals Trainer::evaluate_validation() {
     subset.assign(valid_.begin(), valid_.begin() + t.valid_subset);
     examples = &subset;
   }
+  if (group_.distributed()) {
+    // Each rank judges a contiguous slice; the sums are the whole split's.
+    std::vector<int64_t> all(examples->size());
+    std::iota(all.begin(), all.end(), 0);
+    std::vector<data::Example> mine;
+    for (int64_t i : data::shard(all, group_.rank(), group_.size())) mine.push_back((*examples)[i]);
+    subset = std::move(mine);
+    examples = &subset;
+  }
   int64_t budget = std::max<int64_t>(t.batch_tokens, 64 * config_.tokenizer.tgt_len);
-  auto totals = evaluate_teacher_forced(judged(), *examples, budget, device_, t.precision);
+  auto totals = all_reduce_totals(
+      group_, evaluate_teacher_forced(judged(), *examples, budget, device_, t.precision));
   if (!std::isfinite(totals.loss())) {
     // Diverged weights must never replace the last good checkpoint.
     throw std::runtime_error("non-finite loss on the validation split at step " +
@@ -382,6 +473,7 @@ TeacherForcedTotals Trainer::evaluate_validation() {
 }
 
 void Trainer::save_best(const TeacherForcedTotals& totals) {
+  if (!group_.is_main()) return;
   save_weights(*judged(), join_path(dir_, model_files::kBestWeights));
   data::write_file_atomically(
       join_path(dir_, model_files::kBestInfo),
@@ -392,14 +484,15 @@ void Trainer::save_best(const TeacherForcedTotals& totals) {
 }
 
 void Trainer::log_validation(const TeacherForcedTotals& totals, bool better) {
-  log_->write({{"event", "valid"},
-               {"step", state_.step},
-               {"epoch", state_.epoch},
-               {"elapsed_s", state_.elapsed_s},
-               {"loss", totals.loss()},
-               {"next_word_accuracy", totals.accuracy()},
-               {"target_tokens", totals.tokens},
-               {"best", better}});
+  if (log_)
+    log_->write({{"event", "valid"},
+                 {"step", state_.step},
+                 {"epoch", state_.epoch},
+                 {"elapsed_s", state_.elapsed_s},
+                 {"loss", totals.loss()},
+                 {"next_word_accuracy", totals.accuracy()},
+                 {"target_tokens", totals.tokens},
+                 {"best", better}});
   char line[200];
   std::snprintf(line, sizeof line,
                 "valid | step %lld | epoch %lld | loss %.4f | next-word "
@@ -411,6 +504,7 @@ void Trainer::log_validation(const TeacherForcedTotals& totals, bool better) {
 }
 
 void Trainer::save_checkpoint() {
+  if (!group_.is_main()) return;
   write_checkpoint(dir_, state_, *model_, *optimizer_, average_ ? average_.get() : nullptr);
 }
 
@@ -439,16 +533,24 @@ int run_training(const TrainArgs& args) {
   Config config =
       load_config(args.config, with_device_override(args.overrides, "train", args.device));
   tune_heap(config);
-  ensure_writable_dir(args.out);
-  DirectoryLock lock(args.out);
+  RankEnvironment env = rank_environment();
+  // Rank 0 owns the directory: it creates it and holds its lock for the whole group.
+  std::optional<DirectoryLock> lock;
+  if (env.rank == 0) {
+    ensure_writable_dir(args.out);
+    lock.emplace(args.out);
+  }
   // A filter.pretrained setting trains a pair filter (app/filter_trainer.h).
-  if (!config.filter.pretrained.empty()) return run_filter_training(std::move(config), args.out);
+  if (!config.filter.pretrained.empty()) {
+    if (env.distributed()) throw ConfigError("filter training runs in one process (WORLD_SIZE 1)");
+    return run_filter_training(std::move(config), args.out);
+  }
   auto saved_path = join_path(args.out, model_files::kConfig);
   if (file_exists(saved_path)) {
     Config saved = load_config(saved_path, {});
     check_resumable(saved, config, args.out);
   }
-  return Trainer(std::move(config), args.out).run();
+  return Trainer(std::move(config), args.out, env).run();
 }
 
 }  // namespace atento

@@ -10,9 +10,12 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "app/config.h"
+#include "app/process_group.h"
+#include "app/rank_environment.h"
 #include "app/teacher_forcing.h"
 #include "app/train_state.h"
 #include "data/batch.h"
@@ -20,8 +23,10 @@
 
 namespace atento {
 
+class GradientReducer;
 class JsonlLog;
 class ProgressDisplay;
+class StopSignals;
 
 /// Command line of atento-train.
 struct TrainArgs {
@@ -29,6 +34,7 @@ struct TrainArgs {
   std::vector<std::string> overrides;  ///< --set section.key=value, in order
   std::string out = "runs/model";      ///< model directory; an existing one is resumed
   std::string device;                  ///< --device; empty = train.device of the config
+  int64_t nproc = 1;                   ///< --nproc: local ranks to start (1 = this process)
 };
 
 /// Reads and splits the corpus, trains or reuses the tokenizers, trains, validates and keeps
@@ -38,10 +44,15 @@ int run_training(const TrainArgs& args);
 
 /// One training run over a model directory: a fresh start, or a resume from its latest checkpoint
 /// (bit-identical to an uninterrupted run with the same threads).
+///
+/// As one rank of a data-parallel group (`env.world_size` > 1) it computes exactly what one
+/// process computes with the same global batch: every rank builds the same batches, runs its
+/// contiguous shard of each, divides its loss sum by the global batch's target tokens, and
+/// the summed gradients drive identical optimiser steps. Rank 0 alone writes the directory.
 class Trainer {
  public:
   /// `config` as checked against the directory's saved config.json (see run_training).
-  Trainer(Config config, std::string dir);
+  Trainer(Config config, std::string dir, RankEnvironment env = {});
   ~Trainer();
   /// Trains until a stop reason (stop_reason.h) or SIGINT/SIGTERM; returns the exit code.
   int run();
@@ -49,6 +60,7 @@ class Trainer {
  private:
   // --- setup, in this order (it fixes the random state) ---
   int64_t set_up();  ///< returns the number of threads
+  void join_group();
   void prepare_data();
   void build_model();
   bool load_checkpoint();
@@ -57,10 +69,16 @@ class Trainer {
   // --- the loop ---
   double elapsed() const;
   void next_epoch();
+  /// Why to stop now ("" = go on) and the signal received (0 = none), the same on every rank.
+  std::pair<std::string, int> agreed_stop(const StopSignals& signals);
   void train_step();
-  /// Forward and backward over the step's `accumulate` batches, their sums added to `totals`;
-  /// returns the step's loss ([] double, on the device).
-  torch::Tensor accumulate_gradients(DeviceTotals& totals);
+  /// Forward and backward over this rank's shards of the step's `accumulate` batches, their
+  /// sums added to `totals`, the global batches' target tokens added to `tokens`; returns this
+  /// rank's part of the step's loss ([] double, on the device).
+  torch::Tensor accumulate_gradients(DeviceTotals& totals, int64_t& tokens);
+  /// Sums gradients and the step loss over the group (no-op in one process); the reducer has
+  /// already started the buckets that backward completed.
+  void synchronise(torch::Tensor& step_loss);
   void report_step(double now, const torch::Tensor& step_loss);
   /// Throws the non-finite loss error for the steps first_step..last_step.
   [[noreturn]] void throw_non_finite(int64_t first_step, int64_t last_step) const;
@@ -80,6 +98,9 @@ class Trainer {
 
   Config config_;
   std::string dir_;
+  RankEnvironment env_;
+  ProcessGroup group_;
+  std::unique_ptr<GradientReducer> reducer_;  ///< in a group: sums gradients during backward
   torch::Device device_ = torch::kCPU;
   model::Seq2Seq model_{nullptr};
   model::Seq2Seq average_{nullptr};  ///< moving average of model_ (train.ema_decay > 0)

@@ -130,6 +130,24 @@ Batch collate(const std::vector<Example>& examples, const std::vector<int64_t>& 
   return batch;
 }
 
+std::vector<int64_t> shard(const std::vector<int64_t>& indices, int64_t rank, int64_t world) {
+  if (world < 1 || rank < 0 || rank >= world) {
+    throw std::invalid_argument("shard: rank " + std::to_string(rank) + " of " +
+                                std::to_string(world));
+  }
+  const auto n = static_cast<int64_t>(indices.size());
+  const int64_t begin = n * rank / world, end = n * (rank + 1) / world;
+  return std::vector<int64_t>(indices.begin() + begin, indices.begin() + end);
+}
+
+int64_t target_tokens(const std::vector<Example>& examples, const std::vector<int64_t>& indices) {
+  int64_t tokens = 0;
+  for (int64_t i : indices) {
+    tokens += std::max<int64_t>(static_cast<int64_t>(examples.at(i).tgt.size()) - 1, 0);
+  }
+  return tokens;
+}
+
 std::vector<std::vector<int64_t>> make_batches(const std::vector<Example>& examples,
                                                const BatchOptions& options, uint64_t seed,
                                                int64_t epoch, bool shuffle) {

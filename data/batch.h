@@ -32,6 +32,14 @@ struct Batch {
 /// empty selection, an index out of range or a target shorter than [bos] [eos].
 Batch collate(const std::vector<Example>& examples, const std::vector<int64_t>& indices);
 
+/// Rank `rank`'s part of a batch shared by `world` data-parallel ranks: a contiguous slice,
+/// sizes differing by at most one (empty when the batch has fewer examples than ranks).
+std::vector<int64_t> shard(const std::vector<int64_t>& indices, int64_t rank, int64_t world);
+
+/// Target positions the selected examples contribute to the loss (Batch::target_tokens of
+/// their collated batch), computed without collating.
+int64_t target_tokens(const std::vector<Example>& examples, const std::vector<int64_t>& indices);
+
 /// Groups example indices into batches: by `batch_size` sentences, or under the token
 /// budget `batch_tokens` (padded max(S, T) × B). With bucketing, examples are sorted by
 /// length within large seeded-shuffled windows, then the batch order is shuffled; with

@@ -102,7 +102,7 @@ if run configure -- cmake -S . -B "$BUILD" -DCMAKE_BUILD_TYPE=Release -DATENTO_S
      "-DCMAKE_PREFIX_PATH=$prefix" -DATENTO_SPM_ISOLATION=AUTO \
    && run build -- cmake --build "$BUILD" -j "$(nproc)"; then
   ok "configure and build"
-  [ "$DRY" = 1 ] || grep "SentencePiece isolation" "$LOG/configure.log"
+  [ "$DRY" = 1 ] || grep -E "SentencePiece isolation|data-parallel backends" "$LOG/configure.log"
 else
   bad "configure or build (see $LOG/configure.log, $LOG/build.log)"; [ "$DRY" = 1 ] || exit 1
 fi
@@ -247,6 +247,26 @@ run resume_cpu -- bash -c "'$BUILD/atento-train' --config configs/fast.json --de
   '$BUILD/atento-train' --config configs/fast.json --device cpu --out runs/gpu_resume \
   --set train.max_steps=120 --set train.eval_every_steps=50" \
   && ok "a CUDA run resumes on the CPU" || bad "resume on the CPU (see $LOG/resume_cpu.log)"
+
+# --- 5b. SentencePiece through this build's isolation, and one NCCL rank vs the plain run --------
+rm -rf runs/gpu_spm
+if run spm -- "$BUILD/atento-train" --config configs/sample.json --device "$DEVICE" \
+     --out runs/gpu_spm --set train.max_steps=60 --set train.eval_every_steps=30; then
+  ok "SentencePiece tokenizers train and load (configs/sample.json on $DEVICE)"
+else bad "SentencePiece configuration (see $LOG/spm.log)"; fi
+if [ "$DRY" = 1 ] || grep -q "ATENTO_WITH_NCCL" "$LOG/configure.log"; then
+  rm -rf runs/gpu_nccl
+  port=$(python3 -c "import socket; s=socket.socket(); s.bind(('127.0.0.1',0)); print(s.getsockname()[1])")
+  if WORLD_SIZE=1 RANK=0 MASTER_ADDR=127.0.0.1 MASTER_PORT=$port run nccl -- \
+       "$BUILD/atento-train" --config configs/fast.json --device "$DEVICE" --out runs/gpu_nccl \
+       --set "train.time_budget_minutes=$MINUTES" --set train.max_epochs=0 \
+       --set train.max_steps=0; then
+    ok "one NCCL rank: $(json_last runs/gpu_nccl/log.jsonl train tokens_per_s) tokens/s" \
+       "(the plain run: $(json_last runs/gpu_fast/log.jsonl train tokens_per_s))"
+  else bad "one NCCL rank (see $LOG/nccl.log)"; fi
+else
+  note "no NCCL in this build (configure found no nccl.h: set NCCL_ROOT)"
+fi
 
 # --- 6. beside the PyTorch peer on the book configuration --------------------------------------
 note "book configuration: Atento vs the PyTorch peer, $MINUTES min each"

@@ -6,10 +6,10 @@ cd "$(dirname "$0")/.."
 
 # Build and run: LibTorch, SentencePiece, CLI11, nlohmann_json, OpenBLAS, the toolchain.
 # Scripts the README shows: gnuplot + python3 (plot_log.sh, attention_map.sh), unzip + curl
-# (get_data.sh); atento-serve: cpp-httplib.
+# (get_data.sh); atento-serve: cpp-httplib; data-parallel training: Gloo (c10d's CPU backend).
 packages=(libtorch-dev libsentencepiece-dev sentencepiece libcli11-dev nlohmann-json3-dev
           libopenblas0-openmp libgtest-dev cmake g++ make pkg-config
-          gnuplot-nox python3 unzip curl ca-certificates libcpp-httplib-dev)
+          gnuplot-nox python3 unzip curl ca-certificates libcpp-httplib-dev libgloo-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -113,17 +113,18 @@ TEST(Config, InvalidValuesAreErrorsNamingTheKey) {
     const char* set;
     const char* key;
   };
-  for (const auto& c : {Case{"train.lr=-1", "train.lr"},
-                        Case{"model.dropout=1.5", "model.dropout"},
-                        Case{"model.n_heads=0", "model.n_heads"},
-                        Case{"data.valid_fraction=0.9", "data.test_fraction"},
-                        Case{"translate.beam=0", "translate.beam"},
-                        Case{"train.ema_decay=1", "train.ema_decay"},
-                        Case{"train.ema_decay=-0.5", "train.ema_decay"},
-                        Case{"tokenizer.src_len=100", "model.max_len"},
-                        Case{"filter.noise_fraction=1", "filter.noise_fraction"},
-                        Case{"filter.threshold=1.5", "filter.threshold"},
-                        Case{"filter.batch_size=0", "filter.batch_size"}}) {
+  for (const auto& c :
+       {Case{"train.lr=-1", "train.lr"}, Case{"model.dropout=1.5", "model.dropout"},
+        Case{"model.n_heads=0", "model.n_heads"},
+        Case{"data.valid_fraction=0.9", "data.test_fraction"},
+        Case{"translate.beam=0", "translate.beam"}, Case{"train.ema_decay=1", "train.ema_decay"},
+        Case{"train.ema_decay=-0.5", "train.ema_decay"},
+        Case{"tokenizer.src_len=100", "model.max_len"},
+        Case{"filter.noise_fraction=1", "filter.noise_fraction"},
+        Case{"filter.threshold=1.5", "filter.threshold"},
+        Case{"filter.batch_size=0", "filter.batch_size"},
+        Case{"distributed.timeout_s=0", "distributed.timeout_s"},
+        Case{"distributed.backend=mpi", "distributed.backend"}}) {
     auto message = config_error([&] { config_from_json(json::object(), "f", {c.set}); });
     EXPECT_NE(message.find(c.key), std::string::npos) << c.set << ": " << message;
   }
@@ -227,7 +228,8 @@ const std::map<std::string, std::set<std::string>> kEveryKey = {
     {"translate",
      {"beam", "length_penalty", "n_best", "max_len_ratio", "max_len_extra", "batch_size",
       "use_cache", "threads", "device", "precision"}},
-    {"filter", {"pretrained", "random_init", "noise_fraction", "threshold", "batch_size"}}};
+    {"filter", {"pretrained", "random_init", "noise_fraction", "threshold", "batch_size"}},
+    {"distributed", {"backend", "timeout_s"}}};
 
 TEST(Config, JsonHasExactlyTheDocumentedKeys) {
   const json doc = config_to_json(Config{});
@@ -323,6 +325,8 @@ Config non_default_config() {
   c.filter.noise_fraction = 0.25;
   c.filter.threshold = 0.7;
   c.filter.batch_size = 9;
+  c.distributed.backend = Backend::kNccl;
+  c.distributed.timeout_s = 12.5;
   return c;
 }
 
@@ -404,6 +408,8 @@ TEST(Config, JsonRoundTripPreservesEveryField) {
   EXPECT_EQ(r.filter.noise_fraction, c.filter.noise_fraction);
   EXPECT_EQ(r.filter.threshold, c.filter.threshold);
   EXPECT_EQ(r.filter.batch_size, c.filter.batch_size);
+  EXPECT_EQ(r.distributed.backend, c.distributed.backend);
+  EXPECT_EQ(r.distributed.timeout_s, c.distributed.timeout_s);
 }
 
 TEST(Config, AnotherFormatVersionIsRefusedByName) {

@@ -205,3 +205,26 @@ TEST(BatchMake, RejectsInvalidOptions) {
 
 }  // namespace
 }  // namespace atento::data
+
+namespace atento::data {
+namespace {
+
+TEST(Shard, ContiguousSlicesCoverTheBatchOnce) {
+  std::vector<int64_t> batch{7, 3, 9, 1, 4};
+  EXPECT_EQ(shard(batch, 0, 1), batch);
+  EXPECT_EQ(shard(batch, 0, 2), (std::vector<int64_t>{7, 3}));
+  EXPECT_EQ(shard(batch, 1, 2), (std::vector<int64_t>{9, 1, 4}));
+  EXPECT_TRUE(shard({5}, 0, 2).empty());  // fewer examples than ranks: rank 0 gets none
+  EXPECT_EQ(shard({5}, 1, 2), (std::vector<int64_t>{5}));
+  EXPECT_THROW(shard(batch, 2, 2), std::invalid_argument);
+}
+
+TEST(Shard, TargetTokensMatchTheCollatedBatch) {
+  std::vector<Example> examples{{{4, 5}, {1, 6, 7, 2}}, {{4}, {1, 2}}, {{9, 9, 9}, {1, 8, 2}}};
+  std::vector<int64_t> all{0, 1, 2};
+  EXPECT_EQ(target_tokens(examples, all), collate(examples, all).target_tokens);
+  EXPECT_EQ(target_tokens(examples, all), 3 + 1 + 2);
+}
+
+}  // namespace
+}  // namespace atento::data
