@@ -3,6 +3,7 @@
 #include <torch/version.h>
 
 #include <stdexcept>
+#include <torch/csrc/distributed/c10d/ProcessGroup.hpp>
 #include <torch/csrc/distributed/c10d/TCPStore.hpp>
 #include <utility>
 

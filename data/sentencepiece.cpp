@@ -49,10 +49,17 @@ const AtentoSpmApi& open_plugin(const std::string& path) {
     throw std::runtime_error("SentencePiece plugin not found: " + path + " (searched " + where +
                              ")");
   }
+#if ATENTO_SPM_DLMOPEN
+  // A link-map namespace of its own: the plugin, libsentencepiece (with its embedded protobuf
+  // 3.14) and their libstdc++ bind only among themselves, never to LibTorch's protobuf. Only
+  // plain C data crosses (spm_api.h), each buffer freed by the side that allocated it.
+  void* handle = ::dlmopen(LM_ID_NEWLM, path.c_str(), RTLD_NOW | RTLD_LOCAL);
+#else
   // RTLD_DEEPBIND keeps the plugin's embedded protobuf 3.14 from binding to LibTorch's
   // protobuf 3.21 (linked together they crash before main); RTLD_LOCAL keeps its symbols out of
   // everyone else's way.
   void* handle = ::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL | RTLD_DEEPBIND);
+#endif
   if (handle == nullptr) {
     const char* reason = ::dlerror();
     throw std::runtime_error("cannot load SentencePiece plugin " + path + ": " +

@@ -25,13 +25,14 @@ inline constexpr const char* kSpmPluginEnv = "ATENTO_SPM_LIB";
 /// /proc/self/exe.
 std::string spm_plugin_path();
 
-/// How this build reaches the plugin (CMake's ATENTO_SPM_ISOLATION): false = dlopen with
-/// RTLD_LOCAL | RTLD_DEEPBIND at run time (`deepbind`), true = linked normally (`direct`, for a
-/// LibTorch that exports no protobuf; spm_plugin_path and $ATENTO_SPM_LIB are then unused).
+/// How this build reaches the plugin (CMake's ATENTO_SPM_ISOLATION): false = loaded at run time
+/// into a namespace of its own (`dlmopen`) or with RTLD_LOCAL | RTLD_DEEPBIND (`deepbind`), true
+/// = linked normally (`direct`, for a LibTorch that exports no protobuf; spm_plugin_path and
+/// $ATENTO_SPM_LIB are then unused).
 bool spm_plugin_linked_directly();
 
 /// The plugin's function table: the linked one (direct), or loaded on first use of each path
-/// and kept for the life of the process (deepbind). Throws std::runtime_error naming the path
+/// and kept for the life of the process (dlmopen, deepbind). Throws std::runtime_error naming the path
 /// searched when the plugin is missing or is not a compatible Atento plugin.
 const AtentoSpmApi& spm_plugin();
 

@@ -206,8 +206,8 @@ TEST(SentencePiece, TooSmallVocabularyIsAnErrorNotAnAbort) {
 
 TEST(SentencePiece, WorksAlongsideLibTorchInOneProcess) {
   // The point of the plugin: Debian's SentencePiece (embedded protobuf 3.14) and LibTorch
-  // (protobuf 3.21) linked into one process crash before main; through dlopen(RTLD_DEEPBIND) both
-  // work side by side.
+  // (protobuf 3.21) linked into one process crash before main; through the plugin (dlmopen or
+  // dlopen(RTLD_DEEPBIND), CMake's ATENTO_SPM_ISOLATION) both work side by side.
   const at::Tensor before = at::arange(6, at::kFloat).reshape({2, 3});
   TempDir dir;
   const Vocabularies vocab = train_vocabularies(sample_train(), spm_options(), dir.str());
@@ -225,8 +225,9 @@ TEST(SentencePiece, TrainingIsQuietUnlessVerbose) {
   testing::internal::CaptureStderr();
   train_vocabularies(sample_train(), spm_options(), dir.str());
   EXPECT_EQ(testing::internal::GetCapturedStderr(), "");
-  // SentencePiece logging through std::cerr from inside the DEEPBIND plugin is what crashes
-  // without -mno-direct-extern-access (see CMakeLists.txt); it must work.
+  // SentencePiece logging through std::cerr from inside the plugin must reach stderr (under
+  // deepbind it crashes without -mno-direct-extern-access; under dlmopen the plugin's own
+  // libstdc++ writes it).
   TokenizerOptions verbose = spm_options();
   verbose.verbose = true;
   testing::internal::CaptureStderr();

@@ -3,8 +3,9 @@
 //
 // Why a plugin: Debian's libsentencepiece embeds protobuf 3.14 and LibTorch loads protobuf
 // 3.21; linked into one process they crash before main. So every SentencePiece call lives in a
-// plugin that never links LibTorch and is loaded with dlopen(RTLD_LOCAL | RTLD_DEEPBIND). With a
-// LibTorch that exports no protobuf the same plugin is linked normally instead (CMake's
+// plugin that never links LibTorch, loaded into a link-map namespace of its own with
+// dlmopen(LM_ID_NEWLM) (or with dlopen(RTLD_LOCAL | RTLD_DEEPBIND)). With a LibTorch that
+// exports no protobuf the same plugin is linked normally instead (CMake's
 // ATENTO_SPM_ISOLATION=direct); this interface is the same either way. Only
 // plain C data crosses this boundary (no std::string, no exceptions), so the plugin and its host
 // need not agree on C++ ABI settings such as _GLIBCXX_USE_CXX11_ABI.
