@@ -171,30 +171,4 @@ void load_weights(torch::nn::Module& module, const std::string& path) {
   assign_weights(module, read_weights(path), path);
 }
 
-std::string serialize_optimizer(const torch::optim::Optimizer& optimizer) {
-  torch::serialize::OutputArchive archive;
-  optimizer.save(archive);
-  std::ostringstream bytes;
-  archive.save_to(bytes);
-  return std::move(bytes).str();
-}
-
-void load_optimizer(torch::optim::Optimizer& optimizer, const std::string& path) {
-  try {
-    // State tensors go where the parameters live (the archive would load them onto the CPU).
-    c10::optional<torch::Device> device;
-    for (const auto& group : optimizer.param_groups()) {
-      if (!group.params().empty()) {
-        device = group.params().front().device();
-        break;
-      }
-    }
-    torch::serialize::InputArchive archive;
-    archive.load_from(path, device);
-    optimizer.load(archive);
-  } catch (const std::exception& e) {
-    throw std::runtime_error("cannot load optimizer state '" + path + "': " + e.what());
-  }
-}
-
 }  // namespace atento::model

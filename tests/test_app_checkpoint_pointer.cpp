@@ -4,6 +4,7 @@
 
 #include <filesystem>
 #include <string>
+#include <vector>
 
 #include "app/checkpoint_pointer.h"
 #include "tests/test_data_util.h"
@@ -26,7 +27,8 @@ std::string pointer_error(const TempDir& dir) {
 TEST(CheckpointPointer, OnlyStepNamesAreCheckpoints) {
   EXPECT_TRUE(is_checkpoint_name("step-0"));
   EXPECT_TRUE(is_checkpoint_name("step-9223372036854775807"));
-  for (const std::string bad : {"", "step-", "step-1/..", "../step-1", "step-1 ", "step-x",
+  for (const std::string bad :
+       std::vector<std::string>{"", "step-", "step-1/..", "../step-1", "step-1 ", "step-x",
                                 "step-12345678901234567890", std::string("step-1\0", 7)}) {
     EXPECT_FALSE(is_checkpoint_name(bad)) << bad;
   }

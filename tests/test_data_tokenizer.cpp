@@ -450,6 +450,16 @@ TEST(WordsVocabularies, DecodeDropsPadStartEndAndJoinsWithSpaces) {
   EXPECT_EQ(en.encode("Hello, stranger!"), (std::vector<int64_t>{2, 1}));
 }
 
+TEST(WordsVocabularies, IdsBeyondTheVocabularyDecodeAsUnknown) {
+  // A model sized for tokenizer.vocab_size words when the corpus held fewer: an untrained one
+  // picked such an id and the whole translation failed (found by scripts/kill_test.sh).
+  auto en = std::make_shared<const WordsTokenizer>(Words{"", "[UNK]", "hello"}, false);
+  auto es = std::make_shared<const WordsTokenizer>(
+      Words{"", "[UNK]", "[start]", "[end]", "hola"}, true);
+  const Vocabularies vocab(en, es, words_options());
+  EXPECT_EQ(vocab.decode_target({2, 4, 1423, -7, 3}), "hola [UNK] [UNK]");
+}
+
 TEST(WordsVocabularies, SaveThenLoadGivesIdenticalIds) {
   TempDir dir;
   const Vocabularies trained = train_vocabularies(sample_train(), words_options(), dir.str());

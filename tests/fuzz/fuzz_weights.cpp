@@ -37,7 +37,7 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
   tiny.model->forward(torch::ones({2, 4})).sum().backward();
   tiny.optimizer.step();
   write_seed(dir, "tiny_weights", atento::model::serialize_weights(*tiny.model));
-  write_seed(dir, "tiny_optimizer", atento::model::serialize_optimizer(tiny.optimizer));
+  write_seed(dir, "tiny_adam_state", atento::model::serialize_optimizer(tiny.optimizer));
   write_seed(dir, "other_shape_weights",
              atento::model::serialize_weights(*torch::nn::Linear(2, 2)));
   std::exit(0);
