@@ -3,7 +3,8 @@
 # with SIGKILL at N random moments (start-up, training steps, validations, checkpoint writes;
 # checkpoints every 2 steps make writes a large share of the time). After each kill: the model
 # directory loads and translates (or, killed before its first checkpoint, is refused with a
-# clear error, exit 1), `latest` names a complete checkpoint, and the next run resumes from it.
+# clear error: exit 1, or 2 when the directory does not exist yet), `latest` names a complete
+# checkpoint, and the next run resumes from it.
 # At the end the run finishes normally and translates.
 #
 #   scripts/kill_test.sh [--kills N] [--build DIR] [--seed S]     (defaults: 30, build, 1)
@@ -67,7 +68,9 @@ check_directory() {
     else
       fail "kill $1: checkpoint step-$step does not translate (exit $code): $(tail -1 "$work/err")"
     fi
-  elif [ "$code" = 1 ] && grep -q '^error: ' "$work/err"; then
+  elif { [ "$code" = 1 ] || { [ "$code" = 2 ] && [ ! -d "$dir" ]; }; } &&
+       grep -q '^error: ' "$work/err"; then
+    # 2: killed before the directory existed, a usage error like any missing --model.
     refused=$((refused + 1)); echo "kill $1: before the first checkpoint; refused: $(cat "$work/err")"
   else
     fail "kill $1: no checkpoint yet and exit $code: $(tail -1 "$work/err")"

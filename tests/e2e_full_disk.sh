@@ -28,6 +28,7 @@ free_kb=$(df -k --output=avail "$mnt" | tail -1)
 dd if=/dev/zero of="$mnt/filler" bs=1k count=$((free_kb - 16)) 2>/dev/null
 expect_exit 1 "a checkpoint on a full file system is an error" -- "$TRAIN" "${small[@]}" \
   --set train.max_steps=6
+echo "    $(grep '^error: ' "$WORK/stderr")"
 expect_stderr "^error: .*No space left on device" "the error gives the reason"
 expect_stderr "$dir/" "the error names the file"
 [ "$(cat "$dir/checkpoints/latest")" = "$before" ] && pass "latest still names $before" \

@@ -33,12 +33,15 @@ std::string read_file(const std::string& path) {
 }
 
 TEST(PickleBounds, DeclaredLengthsMustLieWithinTheStream) {
-  const std::string ok = "\x80\x02X\x03\x00\x00\x00abc.";
+  const std::string ok(
+      "\x80\x02X\x03\x00\x00\x00"
+      "abc.",
+      11);
   EXPECT_EQ(pickle_bounds_problem(reinterpret_cast<const uint8_t*>(ok.data()), ok.size()), "");
   const std::string lying(
       "\x80\x02X\xff\xff\xff\x7f"
       "abc.",
-      12);
+      11);
   EXPECT_NE(pickle_bounds_problem(reinterpret_cast<const uint8_t*>(lying.data()), lying.size())
                 .find("declares 2147483647 bytes, 4 are left"),
             std::string::npos);
