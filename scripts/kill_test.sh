@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Durability under SIGKILL: trains a small model on the sample corpus and kills atento-train
-# with SIGKILL at N random moments (start-up, training steps, validations, checkpoint writes;
-# checkpoints every 2 steps make writes a large share of the time). After each kill: the model
+# with SIGKILL at N moments: random ones (start-up, training steps, validations, checkpoints
+# every 2 steps), and every third one as soon as a checkpoint write has begun. After each kill: the model
 # directory loads and translates (or, killed before its first checkpoint, is refused with a
 # clear error: exit 1, or 2 when the directory does not exist yet), `latest` names a complete
 # checkpoint, and the next run resumes from it.
@@ -46,14 +46,13 @@ check_latest() {
   echo "${name#step-}"
 }
 
-# True when the kill left what an interrupted write leaves: a temporary file, or a step
-# directory that `latest` does not name (a checkpoint being written or being removed).
-interrupted_a_write() {
-  local latest partial
+# What an interrupted write leaves: temporary files, and step directories `latest` does not name.
+leftovers() {
+  local latest
   latest=$(cat "$dir/checkpoints/latest" 2>/dev/null)
-  partial=$(find "$dir/checkpoints" -mindepth 1 -maxdepth 1 -name 'step-*' ! -name "$latest" \
-    2>/dev/null | head -1)
-  [ -n "$partial" ] || [ -n "$(find "$dir" -name '*.tmp.*' 2>/dev/null | head -1)" ]
+  { find "$dir" -name '*.tmp.*' 2>/dev/null
+    find "$dir/checkpoints" -mindepth 1 -maxdepth 1 -name 'step-*' ! -name "$latest" 2>/dev/null
+  } | sort
 }
 
 # After a kill: loads and translates, or refuses cleanly when nothing was written yet.
@@ -78,17 +77,39 @@ check_directory() {
 }
 
 for i in $(seq 1 "$kills"); do
+  before=$(leftovers)
   "$TRAIN" "${settings[@]}" --set train.max_steps=100000 >/dev/null 2>"$work/train.err" &
   pid=$!
-  # 0.5 to 6 s: LibTorch loading, the split and tokenizers, steps, validations, checkpoints.
-  sleep "$((RANDOM % 6)).$((RANDOM % 10))"
-  sleep 0.5
+  # Every other round with no checkpoint yet waits for the first one (a loaded machine may not
+  # reach it within the random delay, and every restart would begin again from nothing).
+  if [ ! -f "$dir/checkpoints/latest" ] && [ $((i % 2)) = 0 ]; then
+    for _ in $(seq 1 600); do
+      { [ -f "$dir/checkpoints/latest" ] || ! kill -0 "$pid" 2>/dev/null; } && break
+      sleep 0.2
+    done
+  fi
+  if [ -f "$dir/checkpoints/latest" ] && [ $((i % 3)) = 0 ]; then
+    # Every third round aims at a checkpoint write: the kill lands as soon as a temporary file
+    # of one shows up (polled; the write may also be over by then).
+    for _ in $(seq 1 2000); do
+      compgen -G "$dir/checkpoints/*/*.tmp.*" >/dev/null && break
+      kill -0 "$pid" 2>/dev/null || break
+      sleep 0.01
+    done
+  else
+    # 0.5 to 6.4 s more: LibTorch loading, the split and tokenizers, steps, validations,
+    # checkpoints.
+    sleep "$((RANDOM % 6)).$((RANDOM % 10))"
+    sleep 0.5
+  fi
   if ! kill -0 "$pid" 2>/dev/null; then
     wait "$pid"; fail "kill $i: the trainer ended by itself (exit $?): $(tail -2 "$work/train.err")"
     continue
   fi
   kill -KILL "$pid"; wait "$pid" 2>/dev/null
-  if interrupted_a_write; then inside=$((inside + 1)); printf '(inside a write) '; fi
+  if [ -n "$(comm -13 <(printf '%s\n' "$before") <(leftovers))" ]; then
+    inside=$((inside + 1)); printf '(inside a write) '
+  fi
   check_directory "$i"
 done
 
