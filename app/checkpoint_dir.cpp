@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
+#include <vector>
 
 #include "app/files.h"
 #include "app/model_dir.h"
@@ -26,14 +27,6 @@ constexpr const char* kOptimizerFile = "optimizer.pt";
 constexpr const char* kStateFile = "state.json";
 constexpr const char* kStepPrefix = "step-";
 
-/// "step-<digits>": the only names `latest` may hold (no separators, no "..").
-bool is_checkpoint_name(const std::string& name) {
-  const std::string prefix = kStepPrefix;
-  if (name.size() <= prefix.size() || name.compare(0, prefix.size(), prefix) != 0) return false;
-  return std::all_of(name.begin() + prefix.size(), name.end(),
-                     [](unsigned char c) { return std::isdigit(c) != 0; });
-}
-
 /// Removes a checkpoint directory and what it holds, without following links. Not
 /// std::filesystem::remove_all: upstream LibTorch wheels export their own copy of it, which
 /// the dynamic linker binds ahead of libstdc++'s and which jumps to address 0 when called.
@@ -48,24 +41,35 @@ void remove_tree(const std::string& dir) {
   }
 }
 
-}  // namespace
-
-std::optional<std::string> latest_checkpoint(const std::string& model_dir) {
-  auto dir = join_path(model_dir, model_files::kCheckpoints);
-  auto pointer = join_path(dir, model_files::kLatest);
-  if (!file_exists(pointer)) return std::nullopt;
-  auto name = data::read_whole_file(pointer, "checkpoint pointer");
-  while (!name.empty() && (name.back() == '\n' || name.back() == ' ')) name.pop_back();
-  if (!is_checkpoint_name(name)) {
-    throw std::runtime_error(pointer + ": names '" + name +
-                             "', which is not a checkpoint (expected step-<number>)");
+// Removes every checkpoint in `root` but `keep`: the previous one, and any that a crash left
+// half-written or half-removed.
+void remove_other_checkpoints(const std::string& root, const std::string& keep) {
+  std::vector<std::string> others;
+  for (const auto& entry : fs::directory_iterator(root)) {
+    const std::string name = entry.path().filename().string();
+    if (name != keep && is_checkpoint_name(name)) others.push_back(entry.path().string());
   }
-  auto path = join_path(dir, name);
-  if (!fs::is_directory(path)) {
-    throw std::runtime_error(pointer + ": names a missing checkpoint '" + name + "'");
-  }
-  return path;
+  for (const auto& dir : others) remove_tree(dir);
 }
+
+// Writes every file of one checkpoint into `dir` and flushes the directory entries that lead to
+// it, so that nothing `latest` will name can be lost to a crash or a power loss.
+void write_checkpoint_files(const std::string& model_dir, const std::string& dir,
+                            const TrainState& state, const torch::nn::Module& model,
+                            const torch::optim::Optimizer& optimizer,
+                            const torch::nn::Module* average) {
+  fs::create_directories(dir);
+  save_weights(model, join_path(dir, model_files::kCheckpointWeights));
+  save_optimizer(optimizer, join_path(dir, kOptimizerFile));
+  if (average) save_weights(*average, join_path(dir, model_files::kAverageWeights));
+  data::write_file_atomically(join_path(dir, kStateFile),
+                              train_state_to_json(state).dump(2) + "\n");
+  data::sync_directory(dir);
+  data::sync_directory(join_path(model_dir, model_files::kCheckpoints));
+  data::sync_directory(model_dir);
+}
+
+}  // namespace
 
 void write_checkpoint(const std::string& model_dir, const TrainState& state,
                       const torch::nn::Module& model, const torch::optim::Optimizer& optimizer,
@@ -73,15 +77,25 @@ void write_checkpoint(const std::string& model_dir, const TrainState& state,
   auto root = join_path(model_dir, model_files::kCheckpoints);
   auto name = kStepPrefix + std::to_string(state.step);
   auto dir = join_path(root, name);
-  fs::create_directories(dir);
-  save_weights(model, join_path(dir, model_files::kCheckpointWeights));
-  save_optimizer(optimizer, join_path(dir, kOptimizerFile));
-  if (average) save_weights(*average, join_path(dir, model_files::kAverageWeights));
-  data::write_file_atomically(join_path(dir, kStateFile),
-                              train_state_to_json(state).dump(2) + "\n");
   auto previous = latest_checkpoint(model_dir);
+  const bool rewriting = previous && fs::path(*previous).filename() == name;
+  try {
+    write_checkpoint_files(model_dir, dir, state, model, optimizer, average);
+  } catch (const std::exception& e) {
+    // A full disk or an I/O error: `latest` still names the previous checkpoint; the partial
+    // one goes (unless it is that one), and the error names what failed.
+    if (!rewriting) {
+      try {
+        remove_tree(dir);
+      } catch (const std::exception&) {
+      }
+    }
+    throw std::runtime_error("checkpoint " + dir + " not written (" + e.what() + "); " +
+                             (previous ? "the previous one, " + *previous + ", is intact"
+                                       : std::string("there is no previous one")));
+  }
   data::write_file_atomically(join_path(root, model_files::kLatest), name + "\n");
-  if (previous && fs::path(*previous).filename() != name) remove_tree(*previous);
+  remove_other_checkpoints(root, name);
 }
 
 std::optional<LoadedCheckpoint> load_latest_checkpoint(const std::string& model_dir,

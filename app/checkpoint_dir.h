@@ -14,14 +14,10 @@
 #include <optional>
 #include <string>
 
+#include "app/checkpoint_pointer.h"
 #include "app/train_state.h"
 
 namespace atento {
-
-/// The directory of the checkpoint `checkpoints/latest` names, or nullopt when there is none.
-/// Throws std::runtime_error naming the pointer file when it names anything but an existing
-/// `step-<digits>` directory beside it (never a path outside the model directory).
-std::optional<std::string> latest_checkpoint(const std::string& model_dir);
 
 /// Writes `checkpoints/step-<state.step>/` in `model_dir` (`average` may be null), moves
 /// `latest` to it, then removes the checkpoint `latest` named before.

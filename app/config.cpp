@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <cstdint>
+#include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -45,7 +47,9 @@ class Reader {
   }
   void operator()(const char* key, int64_t& field) {
     if (const json* v = find(key)) {
-      if (!v->is_number_integer()) fail(key, "expected an integer, got " + v->dump());
+      const bool fits = v->is_number_integer() &&
+                        !(v->is_number_unsigned() && v->get<uint64_t>() > INT64_MAX);
+      if (!fits) fail(key, "expected an integer in 64 bits, got " + v->dump());
       field = v->get<int64_t>();
     }
   }
@@ -330,10 +334,16 @@ Config config_from_json(const json& doc, const std::string& source,
 Config load_config(const std::string& path, const std::vector<std::string>& overrides) {
   std::ifstream in(path);
   if (!in) throw ConfigError(path + ": cannot open configuration file");
+  std::error_code ec;
+  const auto size = std::filesystem::file_size(path, ec);
+  if (!ec && size > kMaxConfigBytes) {
+    throw ConfigError(path + ": " + std::to_string(size) + " bytes, more than the " +
+                      std::to_string(kMaxConfigBytes) + " a configuration file may hold");
+  }
   json doc;
   try {
     doc = json::parse(in, nullptr, /*allow_exceptions=*/true, /*ignore_comments=*/true);
-  } catch (const json::parse_error& e) {
+  } catch (const json::exception& e) {  // parse_error, and out_of_range for 1e400
     throw ConfigError(path + ": invalid JSON: " + e.what());
   }
   return config_from_json(doc, path, overrides);

@@ -160,6 +160,9 @@ struct Config {
   DistributedOptions distributed;
 };
 
+/// The largest configuration file read (the shipped ones hold about 2 KB).
+inline constexpr std::uint64_t kMaxConfigBytes = 1 << 20;
+
 /// Defaults ← JSON file `path` ← `overrides` ("section.key=value") → validate().
 Config load_config(const std::string& path, const std::vector<std::string>& overrides);
 

@@ -20,13 +20,15 @@ int open_lock_file(const std::string& path) {
   return fd;
 }
 
-// The pid the holder wrote into the lock file, or "" when unreadable.
+// The pid the holder wrote into the lock file, or "" when unreadable or not a number.
 std::string holder_pid(int fd) {
   char buffer[32] = {};
   const ssize_t n = ::pread(fd, buffer, sizeof buffer - 1, 0);
   std::string pid = n > 0 ? std::string(buffer, static_cast<size_t>(n)) : "";
   while (!pid.empty() && (pid.back() == '\n' || pid.back() == ' ')) pid.pop_back();
-  return pid;
+  // The file is anyone's to write: only a number is shown.
+  const bool number = !pid.empty() && pid.find_first_not_of("0123456789") == std::string::npos;
+  return number ? pid : "";
 }
 
 }  // namespace

@@ -50,7 +50,7 @@ json parse_body(const std::string& body, const std::string& content_type) {
   }
   try {
     return json::parse(body);
-  } catch (const json::parse_error& e) {
+  } catch (const json::exception& e) {  // parse_error, and out_of_range for 1e400
     invalid(std::string("body is not valid JSON (") + e.what() + ")");
   }
 }

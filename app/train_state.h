@@ -33,6 +33,9 @@ nlohmann::json train_state_to_json(const TrainState& state);
 /// state: …" when a field is missing or has the wrong type.
 TrainState train_state_from_json(const nlohmann::json& doc, const std::string& source);
 
+/// The largest state.json read (written ones hold about 300 bytes).
+inline constexpr std::uint64_t kMaxStateBytes = 1 << 16;
+
 /// Parses the file `path` (a checkpoint's state.json); errors name the file.
 TrainState read_train_state(const std::string& path);
 

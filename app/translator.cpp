@@ -14,11 +14,11 @@
 
 #include "app/cli.h"
 #include "app/files.h"
+#include "app/input_lines.h"
 #include "app/overrides.h"
 #include "app/precision.h"
 #include "data/corpus.h"
 #include "data/text_io.h"
-#include "data/utf8.h"
 
 namespace atento {
 
@@ -115,39 +115,6 @@ nlohmann::json attention_record(const TrainedModel& trained, int64_t line,
   return record;
 }
 
-/// The input lines as model sources: blank and invalid lines are skipped (their output line stays
-/// empty), long ones cut with a warning.
-struct EncodedInput {
-  std::vector<std::vector<int64_t>> sources;  ///< per line; empty where skipped
-  std::vector<bool> skip;                     ///< per line
-  std::vector<size_t> active;                 ///< the lines translated
-};
-
-EncodedInput encode_input(const TrainedModel& trained, const std::vector<std::string>& lines,
-                          const std::string& input_name) {
-  EncodedInput in;
-  in.sources.resize(lines.size());
-  in.skip.assign(lines.size(), false);
-  for (size_t i = 0; i < lines.size(); ++i) {
-    if (lines[i].find_first_not_of(" \t") == std::string::npos) {
-      in.skip[i] = true;  // empty in, empty out
-    } else if (!data::is_valid_utf8(lines[i])) {
-      std::cerr << "warning: " << input_name << ":" << i + 1
-                << ": invalid UTF-8; its output line is left empty\n";
-      in.skip[i] = true;
-    } else {
-      bool truncated = false;
-      in.sources[i] = trained.vocab->encode_source(lines[i], &truncated);
-      if (truncated) {
-        std::cerr << "warning: " << input_name << ":" << i + 1 << ": longer than the model's "
-                  << trained.config.tokenizer.src_len << " source tokens; cut\n";
-      }
-      in.active.push_back(i);
-    }
-  }
-  return in;
-}
-
 /// The translations of one input line: the best, or rank<TAB>score<TAB>text for n-best.
 void write_line(std::ostream& out, const TrainedModel& trained,
                 const std::vector<model::Hypothesis>& found, int64_t n_best) {
@@ -216,7 +183,7 @@ int run_translation(const TranslateArgs& args) {
   std::string input_name = args.input.empty() ? "<stdin>" : args.input;
   auto started = std::chrono::steady_clock::now();
   auto lines = data::read_lines(args.input);
-  auto in = encode_input(trained, lines, input_name);
+  auto in = encode_input(*trained.vocab, lines, input_name, std::cerr);
   std::vector<std::vector<int64_t>> batch_sources;
   batch_sources.reserve(in.active.size());
   for (auto i : in.active) batch_sources.push_back(in.sources[i]);

@@ -15,10 +15,16 @@
 
 namespace atento::data {
 
-std::string read_whole_file(const std::string& path, const std::string& what) {
+std::string read_whole_file(const std::string& path, const std::string& what,
+                            std::uint64_t max_bytes) {
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec)) {
     throw std::runtime_error("cannot read " + what + " " + path + ": it is a directory");
+  }
+  const std::uintmax_t size = std::filesystem::file_size(path, ec);
+  if (!ec && size > max_bytes) {
+    throw std::runtime_error("cannot read " + what + " " + path + ": " + std::to_string(size) +
+                             " bytes, more than the " + std::to_string(max_bytes) + " allowed");
   }
   std::ifstream in(path, std::ios::binary);
   if (!in) {
@@ -79,9 +85,10 @@ void write_durable_file(const std::string& temporary, const std::string& content
   }
 }
 
-// Makes a rename inside `dir` durable: the directory entry itself is flushed.
-void sync_directory(const std::filesystem::path& dir) {
-  const std::string name = dir.empty() ? "." : dir.string();
+}  // namespace
+
+void sync_directory(const std::string& dir) {
+  const std::string name = dir.empty() ? "." : dir;
   const int fd = ::open(name.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (fd < 0) throw write_error(name, std::strerror(errno));
   const bool synced = ::fsync(fd) == 0;
@@ -89,8 +96,6 @@ void sync_directory(const std::filesystem::path& dir) {
   ::close(fd);
   if (!synced) throw write_error(name, "cannot flush the directory: " + reason);
 }
-
-}  // namespace
 
 void write_file_atomically(const std::string& path, const std::string& content) {
   const std::filesystem::path target(path);
@@ -106,7 +111,7 @@ void write_file_atomically(const std::string& path, const std::string& content) 
     ::unlink(temporary.c_str());
     throw std::runtime_error("cannot rename " + temporary + " to " + path + ": " + reason);
   }
-  sync_directory(target.parent_path());
+  sync_directory(target.parent_path().string());
 }
 
 }  // namespace atento::data

@@ -3,13 +3,19 @@
 // programs write in one piece (weights, optimizer state, checkpoint pointer, training state,
 // configuration, tokenizers, splits, reports) goes through write_file_atomically.
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
 namespace atento::data {
 
-/// The whole file as bytes; throws std::runtime_error "cannot read <what> <path>: <reason>".
-std::string read_whole_file(const std::string& path, const std::string& what);
+/// No limit on the size of a file read whole.
+inline constexpr std::uint64_t kNoSizeLimit = UINT64_MAX;
+
+/// The whole file as bytes; throws std::runtime_error "cannot read <what> <path>: <reason>",
+/// also when the file holds more than `max_bytes` (checked before anything is allocated).
+std::string read_whole_file(const std::string& path, const std::string& what,
+                            std::uint64_t max_bytes = kNoSizeLimit);
 
 /// Every line of `path` (stdin when `path` is empty), without its terminator (LF or CRLF);
 /// throws std::runtime_error "<path>: cannot open input".
@@ -21,5 +27,9 @@ std::vector<std::string> read_lines(const std::string& path);
 /// (full disk, I/O error, permissions) throws std::runtime_error naming the file and the
 /// reason, removes the temporary file and leaves the old `path` untouched.
 void write_file_atomically(const std::string& path, const std::string& content);
+
+/// Flushes the entries of directory `dir` ("" = the current one) to disk, so that files created
+/// or renamed in it survive a power loss; throws std::runtime_error naming it on failure.
+void sync_directory(const std::string& dir);
 
 }  // namespace atento::data

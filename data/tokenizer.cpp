@@ -66,7 +66,14 @@ std::vector<int64_t> Vocabularies::encode_target(const std::string& text) const 
 }
 
 std::string Vocabularies::decode_target(const std::vector<int64_t>& ids) const {
-  return tgt_->decode(ids);
+  // A model's output layer may be larger than its word vocabulary (the corpus held fewer words
+  // than tokenizer.vocab_size): the rows past it were never a target, but an untrained model
+  // can still pick one. They read as [UNK] rather than failing the whole translation.
+  std::vector<int64_t> known(ids);
+  for (int64_t& id : known) {
+    if (id < 0 || id >= tgt_->vocab_size()) id = tgt_->unk_id();
+  }
+  return tgt_->decode(known);
 }
 
 Vocabularies train_vocabularies(const std::vector<Pair>& train, const TokenizerOptions& options,

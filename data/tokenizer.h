@@ -46,7 +46,8 @@ class Vocabularies {
   /// [bos] target ids [eos], cut to options.tgt_len (the book cuts "[start] … [end]" to 21,
   /// which can drop [end]; kept for parity).
   std::vector<int64_t> encode_target(const std::string& text) const;
-  /// Target ids (with or without bos/eos) → Spanish text.
+  /// Target ids (with or without bos/eos) → Spanish text; ids beyond the target vocabulary
+  /// (a model sized for more words than its corpus held) read as [UNK].
   std::string decode_target(const std::vector<int64_t>& ids) const;
 
  private:

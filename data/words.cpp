@@ -164,7 +164,7 @@ WordsTokenizer::WordsTokenizer(std::vector<std::string> words, bool target)
 }
 
 std::shared_ptr<const WordsTokenizer> WordsTokenizer::load(const std::string& path, bool target) {
-  const std::string content = read_whole_file(path, "vocabulary");
+  const std::string content = read_whole_file(path, "vocabulary", kMaxVocabularyFileBytes);
   std::vector<std::string> words;
   for (size_t start = 0; start < content.size();) {
     size_t end = content.find('\n', start);

@@ -21,6 +21,9 @@ inline constexpr const char* kWordsUnk = "[UNK]";
 inline constexpr const char* kWordsStart = "[start]";
 inline constexpr const char* kWordsEnd = "[end]";
 
+/// The largest vocabulary file read (a 15,000-word vocabulary holds about 150 KB).
+inline constexpr std::uint64_t kMaxVocabularyFileBytes = 64 << 20;
+
 /// Builds a vocabulary from `texts` as Keras' adapt() does: "" (id 0), "[UNK]" (id 1), then the
 /// words of book_standardize(text, target) by descending count, ties broken by descending
 /// byte order (Keras sorts with np.lexsort((tokens, counts))[::-1]), `vocab_size` entries at

@@ -8,6 +8,7 @@
 #include <torch/serialize/output-archive.h>
 #include <unistd.h>
 
+#include <cctype>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -16,6 +17,8 @@
 #include <sstream>
 #include <stdexcept>
 #include <vector>
+
+#include "model/pickle_bounds.h"
 
 namespace atento::model {
 namespace {
@@ -45,6 +48,36 @@ std::map<std::string, torch::Tensor> named_state(const torch::nn::Module& module
   return state;
 }
 
+// What a weights file may hold: dotted parameter names of bounded length, real tensors of
+// bounded rank and size. A file from an untrusted directory that holds anything else is refused
+// by name before any of it reaches a model.
+constexpr size_t kMaxNameLength = 512;
+constexpr int64_t kMaxRank = 8;
+constexpr int64_t kMaxElements = int64_t{1} << 33;  // 32 GiB of floats
+
+std::string weights_problem(const std::string& name, const torch::Tensor& tensor) {
+  if (name.empty() || name.size() > kMaxNameLength) return "a parameter name of bad length";
+  for (size_t i = 0; i < name.size(); ++i) {
+    const unsigned char c = static_cast<unsigned char>(name[i]);
+    if (!(std::isalnum(c) || c == '_' || c == '.')) {
+      return "a parameter name holds byte " + std::to_string(c) + " at position " +
+             std::to_string(i) + " (expected letters, digits, '_' and '.')";
+    }
+  }
+  if (!tensor.defined()) return "parameter '" + name + "' is not a tensor";
+  const auto type = tensor.scalar_type();
+  if (!(at::isFloatingType(type) || at::isIntegralType(type, /*includeBool=*/true))) {
+    return "parameter '" + name + "' has element type " + std::string(c10::toString(type));
+  }
+  if (tensor.layout() != torch::kStrided || tensor.is_quantized()) {
+    return "parameter '" + name + "' is not a dense tensor";
+  }
+  if (tensor.dim() > kMaxRank || tensor.numel() > kMaxElements) {
+    return "parameter '" + name + "' has shape " + shape_string(tensor);
+  }
+  return {};
+}
+
 }  // namespace
 
 std::string serialize_weights(const torch::nn::Module& module) {
@@ -64,6 +97,12 @@ NamedTensors read_weights(const std::string& path) {
     // straight into its storage, with no copy of the whole file in memory (measured: the
     // base model's 39 MB file put 75 MB more on the peak RSS of atento-translate).
     caffe2::serialize::PyTorchStreamReader reader(path);
+    {
+      const auto [pickle, pickle_size] = reader.getRecord("data.pkl");
+      const std::string problem =
+          pickle_bounds_problem(static_cast<const uint8_t*>(pickle.get()), pickle_size);
+      if (!problem.empty()) throw std::runtime_error("data.pkl: " + problem);
+    }
     const auto value = torch::jit::readArchiveAndTensors(
         "data", /*pickle_prefix=*/"", /*tensor_prefix=*/"", /*type_resolver=*/c10::nullopt,
         /*obj_loader=*/c10::nullopt, /*device=*/c10::nullopt, reader);
@@ -71,7 +110,13 @@ NamedTensors read_weights(const std::string& path) {
       throw std::runtime_error("not a dictionary of named tensors");
     }
     for (const auto& entry : value.toGenericDict()) {
-      stored.emplace(entry.key().toStringRef(), entry.value().toTensor());
+      if (!entry.key().isString() || !entry.value().isTensor()) {
+        throw std::runtime_error("an entry is not a name and a tensor");
+      }
+      const std::string& name = entry.key().toStringRef();
+      const std::string problem = weights_problem(name, entry.value().toTensor());
+      if (!problem.empty()) throw std::runtime_error(problem);
+      stored.emplace(name, entry.value().toTensor());
     }
   } catch (const c10::Error& e) {
     throw std::runtime_error("checkpoint '" + path +
@@ -124,32 +169,6 @@ void assign_weights(torch::nn::Module& module, NamedTensors stored, const std::s
 
 void load_weights(torch::nn::Module& module, const std::string& path) {
   assign_weights(module, read_weights(path), path);
-}
-
-std::string serialize_optimizer(const torch::optim::Optimizer& optimizer) {
-  torch::serialize::OutputArchive archive;
-  optimizer.save(archive);
-  std::ostringstream bytes;
-  archive.save_to(bytes);
-  return std::move(bytes).str();
-}
-
-void load_optimizer(torch::optim::Optimizer& optimizer, const std::string& path) {
-  try {
-    // State tensors go where the parameters live (the archive would load them onto the CPU).
-    c10::optional<torch::Device> device;
-    for (const auto& group : optimizer.param_groups()) {
-      if (!group.params().empty()) {
-        device = group.params().front().device();
-        break;
-      }
-    }
-    torch::serialize::InputArchive archive;
-    archive.load_from(path, device);
-    optimizer.load(archive);
-  } catch (const std::exception& e) {
-    throw std::runtime_error("cannot load optimizer state '" + path + "': " + e.what());
-  }
 }
 
 }  // namespace atento::model

@@ -32,11 +32,15 @@ void assign_weights(torch::nn::Module& module, NamedTensors stored, const std::s
 /// the checkpoint was written for another architecture or vocabulary; nothing is copied then.
 void load_weights(torch::nn::Module& module, const std::string& path);
 
-/// The optimizer state (moments, step counts, hyper-parameters) as the bytes of a file.
+/// The optimizer state (per parameter: step count and moments; Adam, AdamW and RMSprop) as the
+/// bytes of a file in the weights format: a pickled {"<kind>.p<i>.<field>": tensor} dictionary
+/// (model/optimizer_state.cpp). Hyper-parameters are not kept: they come from the configuration.
 std::string serialize_optimizer(const torch::optim::Optimizer& optimizer);
 
-/// Restores optimizer state from a file holding serialize_optimizer's bytes; throws std::runtime_error naming the
-/// file when it cannot be read or does not match the optimizer.
+/// Restores optimizer state from a file holding serialize_optimizer's bytes, read like weights
+/// (no TorchScript: LibTorch's own archive loader compiles code from the file, and crashed on
+/// a corrupted one); throws std::runtime_error naming the file when it cannot be read, was
+/// written for another optimizer kind or another set of parameter shapes.
 void load_optimizer(torch::optim::Optimizer& optimizer, const std::string& path);
 
 }  // namespace atento::model

@@ -94,6 +94,18 @@ expect_exit 2 "missing input file is a usage error" -- "$T" --model "$model" --i
 expect_stderr "none.txt" "missing input is named"
 expect_exit 2 "a directory as input is a usage error" -- "$T" --model "$model" --input "$WORK"
 expect_stderr "directory" "says the input is a directory"
+# A directory a trainer is still creating (its lock held, no config.json yet) is refused at once.
+# This shell holds the lock as atento-train does (flock on DIR/.lock).
+mkdir -p "$WORK/creating"
+exec 9>"$WORK/creating/.lock"
+flock -n 9 || fail "cannot take the lock of $WORK/creating"
+expect_exit 1 "a directory a trainer is still creating is refused" -- "$T" --model "$WORK/creating" \
+  </dev/null
+expect_stderr "^error: .*creating.*still creating this model" "says a trainer is creating it"
+exec 9>&-
+expect_exit 1 "once the lock is released it is just not a model directory" -- "$T" \
+  --model "$WORK/creating" </dev/null
+expect_stderr "not a model directory" "says it is not a model directory"
 for bad in "--beam 0" "--beam -2" "--n-best x" "--batch-size 0" "--threads -1" "--force-len -3"; do
   # shellcheck disable=SC2086
   expect_exit 2 "$bad is a usage error" -- "$T" --model "$model" $bad </dev/null

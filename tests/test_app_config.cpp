@@ -95,6 +95,18 @@ TEST(Config, WrongTypeIsAnErrorNamingTheKey) {
   EXPECT_NE(message.find("train.lr: expected a number"), std::string::npos) << message;
 }
 
+TEST(Config, NumbersBeyondTheirTypeAreErrorsNamingTheFileOrKey) {
+  // 1e400 is nlohmann's out_of_range (not a parse_error); 2^64 - 1 does not fit an int64_t.
+  auto path = write_temp(R"({"train": {"lr": 1e400}})");
+  auto message = config_error([&] { load_config(path, {}); });
+  EXPECT_NE(message.find(path + ": invalid JSON"), std::string::npos) << message;
+  message = config_error(
+      [] { config_from_json(json::parse(R"({"model": {"d_model": 18446744073709551615}})"), "f",
+                            {}); });
+  EXPECT_NE(message.find("model.d_model: expected an integer in 64 bits"), std::string::npos)
+      << message;
+}
+
 TEST(Config, WrongTypeInSetNamesSetAsTheSource) {
   auto message = config_error([] { config_from_json(json::object(), "f", {"model.d_model=abc"}); });
   EXPECT_NE(message.find("--set: model.d_model"), std::string::npos) << message;

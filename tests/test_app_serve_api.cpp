@@ -92,6 +92,9 @@ TEST(ServeApiTest, RefusesMalformedBodies) {
   EXPECT_EQ(status_of("\"q\""), 400);
   EXPECT_EQ(status_of("q=a&source=en&target=es", "text/plain"), 415);
   EXPECT_EQ(status_of("q=%ZZ&source=en&target=es", kFormType), 400);
+  // A number too large for a double is nlohmann's out_of_range, not a parse_error: still 400.
+  EXPECT_EQ(status_of(R"({"q": "a", "source": "en", "target": "es", "alternatives": 1e400})"),
+            400);
 }
 
 TEST(ServeApiTest, RefusesWrongTypesAndMissingFields) {

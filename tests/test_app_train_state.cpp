@@ -102,5 +102,41 @@ TEST(TrainState, AFileThatIsNotJsonIsAnErrorNamingIt) {
   EXPECT_NE(message.find(missing), std::string::npos) << message;
 }
 
+TEST(TrainState, OutOfRangeOrNonIntegerCountersAreCorrupt) {
+  // Converting 1e300 or -1.5 to int64_t would be undefined behaviour: each is refused by name.
+  for (const char* bad : {"1e300", "-1", "2.5", "18446744073709551615", "null", "true"}) {
+    auto doc = train_state_to_json(sample_state());
+    doc["step"] = nlohmann::json::parse(bad);
+    auto message = error_of([&] { train_state_from_json(doc, "run/state.json"); });
+    EXPECT_NE(message.find("run/state.json: corrupt training state: \"step\""), std::string::npos)
+        << bad << ": " << message;
+  }
+  auto doc = train_state_to_json(sample_state());
+  doc["elapsed_s"] = "soon";
+  EXPECT_NE(error_of([&] { train_state_from_json(doc, "s"); }).find("elapsed_s"),
+            std::string::npos);
+  EXPECT_NE(error_of([&] {
+              train_state_from_json(nlohmann::json::array(), "s");
+            }).find("not a JSON object"),
+            std::string::npos);
+}
+
+TEST(TrainState, ANumberBeyondADoubleIsAnErrorNamingTheFile) {
+  // nlohmann reports 1e400 as out_of_range, which escaped the parse_error handler (found by
+  // tests/fuzz/fuzz_checkpoint_state; the input is tests/fuzz/checkpoint_state/crash_*).
+  TempDir dir;
+  auto path = dir.write("state.json", "{\"step\": 1e400}");
+  auto message = error_of([&] { read_train_state(path); });
+  EXPECT_NE(message.find(path + ": corrupt training state"), std::string::npos) << message;
+}
+
+TEST(TrainState, AnOversizedFileIsRefusedBeforeItIsRead) {
+  TempDir dir;
+  auto path = dir.write("state.json", std::string(kMaxStateBytes + 1, ' '));
+  auto message = error_of([&] { read_train_state(path); });
+  EXPECT_NE(message.find(path), std::string::npos) << message;
+  EXPECT_NE(message.find("more than the"), std::string::npos) << message;
+}
+
 }  // namespace
 }  // namespace atento
