@@ -8,12 +8,14 @@
 #include <fstream>
 
 #include "app/checkpoint_dir.h"
+#include "tests/test_app_pointer_error.h"
 #include "tests/test_data_util.h"
 
 namespace atento {
 namespace {
 
 namespace fs = std::filesystem;
+using checkpoint_test::pointer_error;
 using data::test_util::TempDir;
 
 /// A tiny model with an Adam optimiser that has taken `steps` steps (so it has moments).
@@ -134,16 +136,6 @@ TEST(CheckpointDir, ANewCheckpointRotatesThePreviousOneAway) {
   ASSERT_TRUE(loaded);
   EXPECT_EQ(loaded->state.step, 20);
   expect_equal_weights(*tiny.model, *restored.model);
-}
-
-/// The message of the std::runtime_error latest_checkpoint throws ("" when none).
-std::string pointer_error(const TempDir& dir) {
-  try {
-    latest_checkpoint(dir.str());
-  } catch (const std::runtime_error& e) {
-    return e.what();
-  }
-  return "";
 }
 
 TEST(CheckpointDir, AHostileOrCorruptPointerIsAClearError) {

@@ -7,22 +7,15 @@
 #include <vector>
 
 #include "app/checkpoint_pointer.h"
+#include "tests/test_app_pointer_error.h"
 #include "tests/test_data_util.h"
 
 namespace atento {
 namespace {
 
 namespace fs = std::filesystem;
+using checkpoint_test::pointer_error;
 using data::test_util::TempDir;
-
-std::string pointer_error(const TempDir& dir) {
-  try {
-    latest_checkpoint(dir.str());
-  } catch (const std::runtime_error& e) {
-    return e.what();
-  }
-  return "";
-}
 
 TEST(CheckpointPointer, OnlyStepNamesAreCheckpoints) {
   EXPECT_TRUE(is_checkpoint_name("step-0"));
