@@ -10,8 +10,11 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <set>
+#include <utility>
+#include <vector>
 
 #include "app/cli.h"
+#include "app/eval_subsets.h"
 #include "app/files.h"
 #include "app/metrics.h"
 #include "app/model_dir.h"
@@ -33,6 +36,8 @@ struct EvalFigures {
   int64_t sources = 0;  ///< distinct English sentences (each translated once)
   double bleu = NAN;
   double chrf = NAN;
+  double short_outputs = NAN;     ///< share of translations that are short for their source
+  double short_references = NAN;  ///< the same share among the reference translations
 };
 
 json to_json(const EvalFigures& f) {
@@ -44,14 +49,28 @@ json to_json(const EvalFigures& f) {
           {"loss", f.teacher_forced.loss()},
           {"perplexity", std::exp(f.teacher_forced.loss())},
           {"bleu", number(f.bleu)},
-          {"chrf", number(f.chrf)}};
+          {"chrf", number(f.chrf)},
+          {"short_outputs", number(f.short_outputs)},
+          {"short_references", number(f.short_references)}};
+}
+
+/// Shares of short translations and of short references (eval_subsets.h), per source and per
+/// pair.
+void add_short_shares(EvalFigures& f, const TrainingProfile& profile,
+                      const std::vector<data::Pair>& pairs, const std::vector<std::string>& order,
+                      const std::vector<std::string>& hyps) {
+  int64_t short_hyps = 0, short_refs = 0;
+  for (size_t i = 0; i < order.size(); ++i) short_hyps += is_short(profile, order[i], hyps[i]);
+  for (const auto& p : pairs) short_refs += is_short(profile, p.src, p.tgt);
+  f.short_outputs = static_cast<double>(short_hyps) / static_cast<double>(order.size());
+  f.short_references = static_cast<double>(short_refs) / static_cast<double>(pairs.size());
 }
 
 /// Translations are made once per distinct English source; every Spanish side sharing that
 /// source is one of its references.
 EvalFigures evaluate_pairs(TrainedModel& trained, const std::vector<data::Pair>& pairs,
                            const std::map<std::string, std::string>& translations,
-                           int64_t batch_tokens) {
+                           const TrainingProfile* profile, int64_t batch_tokens) {
   EvalFigures f;
   f.pairs = static_cast<int64_t>(pairs.size());
   if (pairs.empty()) return f;
@@ -74,6 +93,7 @@ EvalFigures evaluate_pairs(TrainedModel& trained, const std::vector<data::Pair>&
   f.sources = static_cast<int64_t>(order.size());
   f.bleu = corpus_bleu(hyps, refsets).score;
   f.chrf = corpus_chrf(hyps, refsets);
+  if (profile != nullptr) add_short_shares(f, *profile, pairs, order, hyps);
   return f;
 }
 
@@ -82,6 +102,10 @@ void print_table(const std::string& name, const EvalFigures& f) {
               static_cast<long long>(f.pairs), 100.0 * f.teacher_forced.accuracy(),
               f.teacher_forced.loss(), std::exp(f.teacher_forced.loss()));
   if (!std::isnan(f.bleu)) std::printf("  BLEU %6.2f  chrF %6.2f", f.bleu, f.chrf);
+  if (!std::isnan(f.short_outputs)) {
+    std::printf("  short %5.2f%% (refs %5.2f%%)", 100.0 * f.short_outputs,
+                100.0 * f.short_references);
+  }
   std::printf("\n");
 }
 
@@ -96,16 +120,14 @@ std::vector<data::Pair> read_eval_pairs(const EvalArgs& args, const TrainedModel
   return pairs;
 }
 
-/// The English sources of the model's train.tsv; nullopt when the directory has none.
-std::optional<std::set<std::string>> training_sources(const EvalArgs& args,
-                                                      const TrainedModel& trained) {
+/// The profile of the model's train.tsv; nullopt when the directory has none.
+std::optional<TrainingProfile> training_profile(const EvalArgs& args,
+                                                const TrainedModel& trained) {
   auto train_path = join_path(args.model_dir, model_files::kTrain);
   if (!file_exists(train_path)) return std::nullopt;
   data::CorpusOptions options = trained.config.data;
   options.strict = false;
-  std::set<std::string> seen;
-  for (auto& p : data::read_pairs(train_path, options)) seen.insert(std::move(p.src));
-  return seen;
+  return profile_training(data::read_pairs(train_path, options));
 }
 
 /// The distinct English sources of `pairs`, in first-occurrence order.
@@ -163,11 +185,10 @@ std::map<std::string, std::string> translate_once(const EvalArgs& args, TrainedM
   return translations;
 }
 
-/// The figures of every pair and of those whose source is unseen in training.
+/// The figures of every pair and of each subset (eval_subsets.h).
 struct EvalResults {
   EvalFigures all;
-  EvalFigures unseen;
-  bool have_train = false;  ///< `unseen` is meaningful (the model directory keeps train.tsv)
+  std::vector<std::pair<Subset, EvalFigures>> subsets;  ///< empty without train.tsv
   int64_t skipped_lines = 0;
 };
 
@@ -178,15 +199,36 @@ void print_results(const EvalArgs& args, const TrainedModel& trained, const Eval
     out["tokenizer"] = words ? "words" : "sentencepiece";
     out["beam"] = trained.config.translate.beam;
     out["weights"] = trained.weights;
-    out["unseen"] = r.have_train ? to_json(r.unseen) : json(nullptr);
+    for (Subset subset : kSubsets) out[subset_name(subset)] = nullptr;
+    for (const auto& [subset, figures] : r.subsets) out[subset_name(subset)] = to_json(figures);
     out["skipped_lines"] = r.skipped_lines;
     std::cout << out.dump() << std::endl;
   } else {
     std::printf("model %s (%s tokens; weights %s)\n", args.model_dir.c_str(),
                 words ? "word" : "subword", trained.weights.c_str());
     print_table("all", r.all);
-    if (r.have_train) print_table("unseen sources", r.unseen);
+    for (const auto& [subset, figures] : r.subsets) print_table(subset_name(subset), figures);
   }
+}
+
+/// Scores every pair, then each subset of them.
+EvalResults evaluate_all(TrainedModel& trained, const std::vector<data::Pair>& pairs,
+                         const std::map<std::string, std::string>& translations,
+                         const std::optional<TrainingProfile>& profile) {
+  const TrainingProfile* known = profile ? &*profile : nullptr;
+  int64_t batch_tokens = std::max<int64_t>(trained.config.train.batch_tokens, 4096);
+  EvalResults results;
+  results.all = evaluate_pairs(trained, pairs, translations, known, batch_tokens);
+  if (!known) return results;
+  for (Subset subset : kSubsets) {
+    std::vector<data::Pair> kept;
+    for (const auto& p : pairs) {
+      if (in_subset(*known, p, subset)) kept.push_back(p);
+    }
+    results.subsets.emplace_back(
+        subset, evaluate_pairs(trained, kept, translations, known, batch_tokens));
+  }
+  return results;
 }
 
 }  // namespace
@@ -201,20 +243,11 @@ int run_evaluation(const EvalArgs& args) {
   set_threads(trained.config.translate.threads);
   data::ReadReport report;
   auto pairs = read_eval_pairs(args, trained, report);
-  // Sources seen in training: the spa-eng corpus repeats ~18% of test sources in training,
-  // so figures on the unseen subset measure generalisation.
-  auto seen = training_sources(args, trained);
-  std::vector<data::Pair> unseen;
-  for (const auto& p : pairs) {
-    if (!seen || !seen->count(p.src)) unseen.push_back(p);
-  }
+  // Figures on the subsets unlike training measure generalisation (eval_subsets.h).
+  auto profile = training_profile(args, trained);
   std::map<std::string, std::string> translations;
   if (!args.no_translate) translations = translate_once(args, trained, pairs);
-  int64_t batch_tokens = std::max<int64_t>(trained.config.train.batch_tokens, 4096);
-  EvalResults results;
-  results.all = evaluate_pairs(trained, pairs, translations, batch_tokens);
-  results.unseen = evaluate_pairs(trained, unseen, translations, batch_tokens);
-  results.have_train = seen.has_value();
+  EvalResults results = evaluate_all(trained, pairs, translations, profile);
   results.skipped_lines = report.skipped;
   print_results(args, trained, results);
   return kExitOk;

@@ -80,7 +80,17 @@ assert abs(r["perplexity"] - math.exp(r["loss"])) < 1e-6 * r["perplexity"]
 assert 0 <= r["bleu"] <= 100 and 0 <= r["chrf"] <= 100
 u = r["unseen"]
 assert u["pairs"] <= r["pairs"] and 0 <= u["next_word_accuracy"] <= 1
+for k in ("new_rare", "new_long"):
+    assert r[k]["pairs"] <= u["pairs"], k
+for f in (r, u):
+    assert 0 <= f["short_outputs"] <= 1 and 0 <= f["short_references"] <= 1
 PY
+expect_exit 0 "tune_decoding.sh runs a grid on validation" -- env BUILD="$BUILD" \
+  scripts/tune_decoding.sh "$model" --pairs 20 --beams "1 2" --penalties "0.6 1.2"
+[ "$(grep -cE '^[12] +[0-9.]+ +[0-9.]+ +[0-9.]+' "$WORK/stdout")" = 3 ] \
+  && pass "tuning table: greedy once, beam 2 with two penalties" || fail "tuning table rows"
+grep -q "best on validation: beam" "$WORK/stdout" && pass "tuning names the best setting" \
+  || fail "no best setting"
 expect_exit 0 "eval prints a table" -- "$BUILD/atento-eval" --model "$model" --pairs "$model/test.tsv"
 grep -q "BLEU" "$WORK/stdout" && pass "table shows BLEU" || fail "no BLEU in the table"
 
