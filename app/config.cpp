@@ -171,6 +171,7 @@ void visit(V& v, C& o, const data::TokenizerOptions*) {
   v("vocab_size", o.vocab_size);
   v("subword_model", o.subword_model, kSubwordModels);
   v("shared", o.shared);
+  v("byte_fallback", o.byte_fallback);
   v("character_coverage", o.character_coverage);
   v("verbose", o.verbose);
   v("src_len", o.src_len);
@@ -191,6 +192,7 @@ void visit(V& v, C& o, const model::ModelOptions*) {
   v("positions", o.positions, kPositions);
   v("max_len", o.max_len);
   v("tie_embeddings", o.tie_embeddings);
+  v("share_embeddings", o.share_embeddings);
   v("adaptive_cutoffs", o.adaptive_cutoffs);
   v("adaptive_div", o.adaptive_div);
   v("norm", o.norm, kNorms);
@@ -411,6 +413,9 @@ void validate_model(const model::ModelOptions& m, const data::TokenizerOptions& 
   } catch (const std::invalid_argument& e) {
     throw ConfigError(std::string("configuration: ") + e.what());
   }
+  check(!m.share_embeddings || (t.kind == data::TokenizerKind::kSentencePiece && t.shared),
+        "model.share_embeddings", "needs one vocabulary for both languages (tokenizer.kind "
+        "\"sentencepiece\" with tokenizer.shared true)");
   check(m.max_len >= t.src_len, "model.max_len",
         "must cover tokenizer.src_len (" + std::to_string(t.src_len) + ")");
   check(m.max_len >= t.tgt_len - 1, "model.max_len",

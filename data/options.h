@@ -37,6 +37,9 @@ struct TokenizerOptions {
   SubwordModel subword_model = SubwordModel::kUnigram;
   /// One SentencePiece model for both languages instead of one each.
   bool shared = false;
+  /// SentencePiece byte fallback: a character outside the vocabulary becomes its UTF-8 bytes
+  /// (pieces <0x00>..<0xFF>) instead of [UNK], so it survives into the output.
+  bool byte_fallback = false;
   /// SentencePiece character coverage.
   double character_coverage = 1.0;
   /// Let SentencePiece's trainer log its progress to stderr (quiet by default).

@@ -173,6 +173,7 @@ void SentencePieceTokenizer::train(const std::vector<std::string>& sentences,
   train_options.num_threads =
       static_cast<int32_t>(std::max(1u, std::thread::hardware_concurrency()));
   train_options.verbose = options.verbose ? 1 : 0;
+  train_options.byte_fallback = options.byte_fallback ? 1 : 0;
   char* error = nullptr;
   if (api.train(&train_options, &error) != 0) {
     throw std::runtime_error("cannot train SentencePiece model " + model_prefix +

@@ -55,6 +55,11 @@ void validate_options(const ModelOptions& options) {
   require_rate("model.output_dropout", options.output_dropout);
   require_at_least("model.max_len", options.max_len, 1);
   validate_cutoffs(options);
+  if (options.share_embeddings && options.src_vocab != options.tgt_vocab) {
+    reject("model.share_embeddings",
+           "needs model.src_vocab == model.tgt_vocab (" + std::to_string(options.tgt_vocab) + ")",
+           options.src_vocab);
+  }
 }
 
 }  // namespace atento::model

@@ -16,7 +16,15 @@ Seq2SeqImpl::Seq2SeqImpl(const ModelOptions& options) : options_(options) {
   // Creation order fixes the random initialisation: encoder, decoder, output layer.
   encoder = register_module("encoder", Encoder(encoder_options(options)));
   decoder = register_module("decoder", Decoder(decoder_options(options)));
+  if (options.share_embeddings) share_token_embedding();
   output_ = make_output_layer();
+}
+
+void Seq2SeqImpl::share_token_embedding() {
+  // The encoder keeps a handle on the decoder's table without registering it, so the weight
+  // is one parameter (stepped once, reduced once, saved once as decoder.embed.tokens.weight).
+  encoder->embed->unregister_module("tokens");
+  encoder->embed->tokens = decoder->embed->tokens;
 }
 
 std::shared_ptr<OutputLayerImpl> Seq2SeqImpl::make_output_layer() {

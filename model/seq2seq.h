@@ -70,6 +70,8 @@ class Seq2SeqImpl : public torch::nn::Module {
  private:
   /// Builds the output layer and registers its parameters under their checkpoint names.
   std::shared_ptr<OutputLayerImpl> make_output_layer();
+  /// model.share_embeddings: the encoder reads the decoder's token embedding.
+  void share_token_embedding();
 
   ModelOptions options_;
   std::shared_ptr<OutputLayerImpl> output_;

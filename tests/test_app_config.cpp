@@ -180,6 +180,20 @@ TEST(Config, AdaptiveCutoffsParseAsAListAndAreChecked) {
   }
 }
 
+TEST(Config, SharedEmbeddingsNeedOneSentencePieceVocabulary) {
+  const std::vector<std::string> shared = {"tokenizer.shared=true", "model.share_embeddings=true"};
+  // Not in the round trip of every field below: it needs the default tokenizer kind.
+  auto c = config_from_json(config_to_json(config_from_json(json::object(), "f", shared)), "r", {});
+  EXPECT_TRUE(c.model.share_embeddings);
+  for (const auto& set : std::vector<std::vector<std::string>>{
+           {"model.share_embeddings=true"},
+           {"tokenizer.kind=words", "tokenizer.shared=true", "model.share_embeddings=true"}}) {
+    auto message = config_error([&] { config_from_json(json::object(), "f", set); });
+    EXPECT_NE(message.find("model.share_embeddings: needs one vocabulary"), std::string::npos)
+        << message;
+  }
+}
+
 TEST(Config, MalformedSetIsAnError) {
   for (const char* bad : {"model", "model.d_model", "=3", ".x=3", "model.=3"}) {
     auto message = config_error([&] { config_from_json(json::object(), "f", {bad}); });
@@ -203,12 +217,12 @@ const std::map<std::string, std::set<std::string>> kEveryKey = {
      {"corpus", "train_file", "valid_file", "test_file", "valid_fraction", "test_fraction", "seed",
       "strict", "max_chars"}},
     {"tokenizer",
-     {"kind", "vocab_size", "subword_model", "shared", "character_coverage", "verbose", "src_len",
-      "tgt_len"}},
+     {"kind", "vocab_size", "subword_model", "shared", "byte_fallback", "character_coverage",
+      "verbose", "src_len", "tgt_len"}},
     {"model",
      {"src_vocab", "tgt_vocab", "d_model", "n_heads", "head_dim", "d_ff", "encoder_layers",
       "decoder_layers", "dropout", "output_dropout", "positions", "max_len", "tie_embeddings",
-      "adaptive_cutoffs", "adaptive_div", "norm"}},
+      "share_embeddings", "adaptive_cutoffs", "adaptive_div", "norm"}},
     {"train",
      {"optimizer",
       "lr",
@@ -275,6 +289,7 @@ Config non_default_config() {
   c.tokenizer.vocab_size = 900;
   c.tokenizer.subword_model = data::SubwordModel::kBpe;
   c.tokenizer.shared = true;
+  c.tokenizer.byte_fallback = true;
   c.tokenizer.character_coverage = 0.99;
   c.tokenizer.verbose = true;
   c.tokenizer.src_len = 11;
@@ -358,6 +373,7 @@ TEST(Config, JsonRoundTripPreservesEveryField) {
   EXPECT_EQ(r.tokenizer.vocab_size, c.tokenizer.vocab_size);
   EXPECT_EQ(r.tokenizer.subword_model, c.tokenizer.subword_model);
   EXPECT_EQ(r.tokenizer.shared, c.tokenizer.shared);
+  EXPECT_EQ(r.tokenizer.byte_fallback, c.tokenizer.byte_fallback);
   EXPECT_EQ(r.tokenizer.character_coverage, c.tokenizer.character_coverage);
   EXPECT_EQ(r.tokenizer.verbose, c.tokenizer.verbose);
   EXPECT_EQ(r.tokenizer.src_len, c.tokenizer.src_len);

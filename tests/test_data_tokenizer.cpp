@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdlib>
 #include <filesystem>
@@ -166,6 +167,22 @@ TEST(SentencePiece, SharedModelServesBothLanguages) {
   EXPECT_FALSE(vocabularies_exist(dir.str(), spm_options()));
   const Vocabularies loaded = load_vocabularies(dir.str(), options);
   EXPECT_EQ(loaded.src().encode("Tom and Mary"), vocab.src().encode("Tom and Mary"));
+}
+
+TEST(SentencePiece, ByteFallbackKeepsCharactersTheVocabularyLacks) {
+  const std::string text = "Tom vive en 東京.";  // no CJK character occurs in the sample
+  TempDir plain_dir, bytes_dir;
+  const Vocabularies plain = train_vocabularies(sample_train(), spm_options(400), plain_dir.str());
+  TokenizerOptions options = spm_options(400);
+  options.byte_fallback = true;
+  const Vocabularies bytes = train_vocabularies(sample_train(), options, bytes_dir.str());
+  const auto ids = bytes.src().encode(text);
+  EXPECT_EQ(std::count(ids.begin(), ids.end(), int64_t{1}), 0) << "no [UNK] id";
+  EXPECT_EQ(bytes.src().decode(ids), text);
+  EXPECT_EQ(bytes.src().piece(4), "<0x00>");  // the 256 byte pieces follow the special ids
+  const auto unk = plain.src().encode(text);
+  EXPECT_GT(std::count(unk.begin(), unk.end(), int64_t{1}), 0);
+  EXPECT_NE(plain.src().decode(unk), text);
 }
 
 TEST(SentencePiece, BpeModelTrainsAndRoundTrips) {

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <set>
 #include <string>
 
 #include "model/checkpoint.h"
@@ -284,6 +285,54 @@ TEST(ModelSeq2Seq, OptimizerStateRoundTripsThroughAFile) {
   EXPECT_TRUE(torch::equal(a(src, tgt), b(src, tgt)));
   std::filesystem::remove(weights);
   std::filesystem::remove(state);
+}
+
+TEST(ModelSeq2Seq, SharedEmbeddingsAreOneParameterSavedOnce) {
+  auto options = small_options(Norm::kPre);
+  options.tgt_vocab = options.src_vocab;
+  options.tie_embeddings = true;
+  auto separate = eval_model(options, 3);
+  options.share_embeddings = true;
+  auto shared = eval_model(options, 3);
+  EXPECT_EQ(shared->encoder->embed->tokens->weight.data_ptr(),
+            shared->decoder->embed->tokens->weight.data_ptr());
+  const auto named = shared->named_parameters();
+  EXPECT_EQ(named.find("encoder.embed.tokens.weight"), nullptr);
+  EXPECT_NE(named.find("decoder.embed.tokens.weight"), nullptr);
+  EXPECT_EQ(count_parameters(*separate) - count_parameters(*shared),
+            options.src_vocab * options.d_model);
+  // Every parameter is listed once, so the optimizer steps the shared table once.
+  std::set<const void*> distinct;
+  for (const auto& p : shared->parameters()) distinct.insert(p.unsafeGetTensorImpl());
+  EXPECT_EQ(distinct.size(), shared->parameters().size());
+
+  // The one table receives the gradients of both sides: a source-only id still gets one.
+  auto src = pad_rows({{4, 5, 6}, {8}});
+  auto tgt = pad_rows({{1, 9, 7}, {1, 10}});
+  shared->train();
+  shared(src, tgt).sum().backward();
+  const auto grad = shared->decoder->embed->tokens->weight.grad();
+  ASSERT_TRUE(grad.defined());
+  EXPECT_GT(grad[4].abs().sum().item<float>(), 0.0F);  // source only
+  EXPECT_GT(grad[9].abs().sum().item<float>(), 0.0F);  // target only
+
+  shared->eval();
+  torch::NoGradGuard no_grad;
+  const auto path = temp_file("shared_weights.pt");
+  save_weights(*shared, path);
+  auto loaded = eval_model(options, 4);
+  load_weights(*loaded, path);
+  EXPECT_TRUE(torch::equal(loaded(src, tgt), shared(src, tgt)));
+  EXPECT_EQ(loaded->encoder->embed->tokens->weight.data_ptr(),
+            loaded->decoder->embed->tokens->weight.data_ptr());
+  std::filesystem::remove(path);
+}
+
+TEST(ModelSeq2Seq, SharedEmbeddingsNeedOneVocabularySize) {
+  auto options = small_options();
+  options.share_embeddings = true;
+  const auto message = thrown_message([&] { Seq2Seq model(options); });
+  EXPECT_NE(message.find("model.share_embeddings"), std::string::npos) << message;
 }
 
 TEST(ModelSeq2Seq, TinyModelMemorisesSixteenPairs) {

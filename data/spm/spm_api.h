@@ -22,7 +22,7 @@ extern "C" {
 #endif
 
 /// Version of the function table; bumped on any incompatible change.
-#define ATENTO_SPM_ABI_VERSION 1
+#define ATENTO_SPM_ABI_VERSION 2
 
 /// Name of the single exported entry point.
 #define ATENTO_SPM_ENTRY_POINT "atento_spm_api"
@@ -42,6 +42,7 @@ typedef struct AtentoSpmTrainOptions {
   double character_coverage;  ///< fraction of characters covered by the vocabulary, (0, 1]
   int32_t num_threads;        ///< trainer threads, >= 1
   int32_t verbose;            ///< 0 keeps SentencePiece's log quiet
+  int32_t byte_fallback;      ///< 1: unknown characters become byte pieces <0x00>..<0xFF>
 } AtentoSpmTrainOptions;
 
 /// The plugin's function table.

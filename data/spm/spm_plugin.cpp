@@ -109,6 +109,7 @@ int train(const AtentoSpmTrainOptions* options, char** error) {
         {"bos_id", "2"},
         {"eos_id", "3"},
         {"minloglevel", options->verbose != 0 ? "0" : "2"},
+        {"byte_fallback", options->byte_fallback != 0 ? "true" : "false"},
     };
     const auto status = sentencepiece::SentencePieceTrainer::Train(args);
     if (!status.ok()) {
