@@ -26,6 +26,8 @@ int main(int argc, char** argv) {
         ->check(atento::integer_range(0, 1 << 20));
     app.add_option("--threads", args.threads, "CPU threads (0 = all cores)")
         ->check(atento::integer_range(0, 1024));
+    app.add_option("--device", args.device, "cpu, cuda or cuda:N (default: translate.device)")
+        ->check(atento::device_name());
     app.footer("Example: atento-filter --model runs/filter --input pairs.tsv --threshold 0.5");
     if (int code = atento::parse_command_line(app, argc, argv); code >= 0) return code;
     if (threshold_option->count() > 0) args.threshold = threshold;

@@ -202,24 +202,31 @@ void FilterTrainer::train_step() {
   set_learning_rate(*optimizer_, learning_rate(t, state_.step));
   optimizer_->zero_grad();
   model_->train();
-  auto batch = collate(train_, batches_[state_.batch_in_epoch++], device_);
-  auto logits = model_(batch.ids, batch.keep);  // [B]
-  auto loss = model::pair_loss(logits, batch.labels);
-  const double value = loss.item<double>();
-  if (!std::isfinite(value)) {
-    throw std::runtime_error("non-finite loss at step " + std::to_string(state_.step + 1) +
-                             " (try a lower train.lr or train.clip_norm)");
+  // train.accumulate batches per step (fewer at an epoch's end); the step's loss is their mean.
+  const auto left = static_cast<int64_t>(batches_.size()) - state_.batch_in_epoch;
+  const int64_t count = std::min<int64_t>(std::max<int64_t>(1, t.accumulate), left);
+  double loss_sum = 0.0, correct = 0.0;
+  int64_t pairs = 0;
+  for (int64_t k = 0; k < count; ++k) {
+    auto batch = collate(train_, batches_[state_.batch_in_epoch++], device_);
+    auto logits = model_(batch.ids, batch.keep);  // [B]
+    auto loss = model::pair_loss(logits, batch.labels) / static_cast<double>(count);
+    const double value = loss.item<double>();
+    if (!std::isfinite(value)) {
+      throw std::runtime_error("non-finite loss at step " + std::to_string(state_.step + 1) +
+                               " (try a lower train.lr or train.clip_norm)");
+    }
+    loss.backward();
+    loss_sum += value;
+    correct += logits.gt(0).eq(batch.labels.gt(0.5)).sum().item<double>();
+    pairs += batch.ids.size(0);
   }
-  loss.backward();
   if (t.clip_norm > 0) torch::nn::utils::clip_grad_norm_(model_->parameters(), t.clip_norm);
   optimizer_->step();
   state_.step++;
-  const int64_t pairs = batch.ids.size(0);
   state_.target_tokens += pairs;  // pairs, for the filter
-  const double accuracy =
-      logits.gt(0).eq(batch.labels.gt(0.5)).to(torch::kDouble).mean().item<double>();
   state_.elapsed_s = elapsed();
-  report_step(value, accuracy, pairs);
+  report_step(loss_sum, correct / static_cast<double>(pairs), pairs);
   if (t.eval_every_steps > 0 && state_.step % t.eval_every_steps == 0) validate_now();
 }
 
@@ -231,6 +238,7 @@ void FilterTrainer::report_step(double loss, double accuracy, int64_t pairs) {
   line.loss = loss;
   line.accuracy = accuracy;
   line.tokens_per_s = state_.target_tokens / std::max(1e-9, state_.elapsed_s);
+  line.unit = "pairs/s";
   line.elapsed_s = state_.elapsed_s;
   line.fraction_done = fraction_done(t, state_, state_.elapsed_s, batches_.size());
   display_->update(line, t.log_every_steps);

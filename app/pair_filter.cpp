@@ -53,7 +53,7 @@ std::string filter_weights(const std::string& model_dir) {
 
 }  // namespace
 
-LoadedFilter load_filter(const std::string& model_dir) {
+LoadedFilter load_filter(const std::string& model_dir, const std::string& device) {
   auto config_path = join_path(model_dir, model_files::kConfig);
   if (!file_exists(config_path)) {
     throw std::runtime_error(model_dir + ": not a model directory (no " +
@@ -68,7 +68,9 @@ LoadedFilter load_filter(const std::string& model_dir) {
   }
   loaded.vocab = std::make_unique<data::Vocabularies>(
       data::load_vocabularies(model_dir, loaded.config.tokenizer));
-  loaded.device = resolve_device(loaded.config.translate.device, "translate.device");
+  loaded.device = device.empty()
+                      ? resolve_device(loaded.config.translate.device, "translate.device")
+                      : resolve_device(device, "translate.device");
   loaded.model = model::PairClassifier(filter_options(loaded.config, *loaded.vocab));
   model::load_weights(*loaded.model, filter_weights(model_dir));
   loaded.model->to(loaded.device);
@@ -219,7 +221,7 @@ int evaluate_labelled(LoadedFilter& filter, const FilterArgs& args, int64_t batc
 }  // namespace
 
 int run_filter(const FilterArgs& args) {
-  auto filter = load_filter(args.model_dir);
+  auto filter = load_filter(args.model_dir, args.device);
   set_threads(args.threads);
   const int64_t batch_size =
       args.batch_size > 0 ? args.batch_size : filter.config.filter.batch_size;

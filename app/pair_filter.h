@@ -34,6 +34,7 @@ struct FilterArgs {
   std::optional<double> threshold;  ///< set: print only pairs scoring at least this
   int64_t batch_size = 0;           ///< 0 = the model's filter.batch_size
   int64_t threads = 0;              ///< 0 = all cores
+  std::string device;               ///< --device; empty = the model's translate.device (cpu)
 };
 
 /// The longest joined pair a classifier built for `tokenizer` reads: [CLS] + src_len English
@@ -56,9 +57,10 @@ struct LoadedFilter {
   torch::Device device = torch::kCPU;
 };
 
-/// Loads a filter's model directory (best weights, else the latest checkpoint's); eval mode.
-/// Throws naming the directory when it holds a translation model, or no weights.
-LoadedFilter load_filter(const std::string& model_dir);
+/// Loads a filter's model directory (best weights, else the latest checkpoint's) onto `device`
+/// (empty: the model's translate.device); eval mode. Throws naming the directory when it holds
+/// a translation model, or no weights.
+LoadedFilter load_filter(const std::string& model_dir, const std::string& device = "");
 
 /// Probability that each pair is a translation, in input order; batches of `batch_size`
 /// pairs of similar length.

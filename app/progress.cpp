@@ -52,9 +52,10 @@ ProgressDisplay::~ProgressDisplay() {
 std::string ProgressDisplay::format(const ProgressLine& p) const {
   char buffer[256];
   std::snprintf(buffer, sizeof buffer,
-                "epoch %lld | step %lld | loss %.3f | acc %s | %6.0f tok/s | %s",
+                "epoch %lld | step %lld | loss %.3f | acc %s | %6.0f %s | %s",
                 static_cast<long long>(p.epoch + 1), static_cast<long long>(p.step), p.loss,
-                percent(p.accuracy).c_str(), p.tokens_per_s, format_duration(p.elapsed_s).c_str());
+                percent(p.accuracy).c_str(), p.tokens_per_s, p.unit,
+                format_duration(p.elapsed_s).c_str());
   std::string text = buffer;
   if (p.fraction_done > 0.0 && p.fraction_done <= 1.0) {
     double eta = p.elapsed_s * (1.0 - p.fraction_done) / p.fraction_done;

@@ -27,7 +27,8 @@ struct ProgressLine {
   int64_t step = 0;
   double loss = 0.0;
   double accuracy = 0.0;
-  double tokens_per_s = 0.0;
+  double tokens_per_s = 0.0;     ///< units (`unit`) per second
+  const char* unit = "tok/s";    ///< what is counted: target tokens, or "pairs/s" for the filter
   double elapsed_s = 0.0;
   double fraction_done = -1.0;  ///< in [0, 1]; negative when unknown (no ETA)
 };

@@ -58,6 +58,18 @@ void check_resumable(const Config& saved, const Config& requested, const std::st
   }
 }
 
+/// A filter directory resumes only with the settings that made its data and its start.
+void check_filter_resumable(const Config& saved, const Config& requested, const std::string& dir) {
+  json a = config_to_json(saved)["filter"], b = config_to_json(requested)["filter"];
+  for (const char* key : {"pretrained", "random_init", "noise_fraction"}) {
+    if (a[key] != b[key]) {
+      throw ConfigError(dir + " was made with other filter settings: filter." + key + " is " +
+                        a[key].dump() + " there and " + b[key].dump() +
+                        " here (train into another --out, or use the same settings)");
+    }
+  }
+}
+
 data::BatchOptions batching(const TrainOptions& t) {
   data::BatchOptions options;
   options.batch_size = t.batch_size;
@@ -540,16 +552,16 @@ int run_training(const TrainArgs& args) {
     ensure_writable_dir(args.out);
     lock.emplace(args.out);
   }
+  auto saved_path = join_path(args.out, model_files::kConfig);
+  std::optional<Config> saved;
+  if (file_exists(saved_path)) saved = load_config(saved_path, {});
   // A filter.pretrained setting trains a pair filter (app/filter_trainer.h).
   if (!config.filter.pretrained.empty()) {
     if (env.distributed()) throw ConfigError("filter training runs in one process (WORLD_SIZE 1)");
+    if (saved) check_filter_resumable(*saved, config, args.out);
     return run_filter_training(std::move(config), args.out);
   }
-  auto saved_path = join_path(args.out, model_files::kConfig);
-  if (file_exists(saved_path)) {
-    Config saved = load_config(saved_path, {});
-    check_resumable(saved, config, args.out);
-  }
+  if (saved) check_resumable(*saved, config, args.out);
   return Trainer(std::move(config), args.out, env).run();
 }
 

@@ -31,6 +31,17 @@ expect_exit 0 "a finished filter run re-run resumes and stops" -- "$TRAIN" \
   --set train.max_steps=150 --set train.eval_every_steps=50 --set train.warmup_steps=10 \
   --set train.lr=0.001 "${SAMPLE_SETTINGS[@]}"
 grep -q '"event":"resume"' "$out/log.jsonl" && pass "re-run logs a resume" || fail "no resume"
+expect_exit 2 "resuming with another filter setting is refused" -- "$TRAIN" \
+  --config configs/filter.json --out "$out" --set filter.pretrained="$pre" \
+  --set filter.random_init=true --set train.max_steps=150 "${SAMPLE_SETTINGS[@]}"
+expect_stderr "filter.random_init is false there and true here" "names the setting that differs"
+acc2=$WORK/filter-acc2
+expect_exit 0 "train.accumulate=2 trains a filter" -- "$TRAIN" --config configs/filter.json \
+  --out "$acc2" "${SAMPLE_SETTINGS[@]}" --set filter.pretrained="$pre" --set train.max_steps=4 \
+  --set train.warmup_steps=2 --set train.accumulate=2 --set train.batch_size=8 --set train.log_every_steps=1
+expect_stderr " pairs/s " "the filter's progress counts pairs per second"
+[ "$(json_get "$acc2/log.jsonl" "[e for e in events if e['event']=='train'][0]['batch_pairs']")" = 16 ] \
+  && pass "a step of two batches of 8 counts 16 pairs" || fail "accumulate: batch_pairs is not 16"
 
 # --- scoring ------------------------------------------------------------------------------
 head -20 "$out/test.tsv" >"$WORK/pairs.tsv"
@@ -41,6 +52,10 @@ expect_exit 0 "scores a file" -- "$FILTER" --model "$out" --input "$WORK/pairs.t
 awk -F'\t' 'NF!=3 || $1<0 || $1>1 {bad=1} END {exit bad}' "$WORK/scored.tsv" \
   && pass "score<TAB>English<TAB>Spanish, scores in [0,1]" || fail "bad output columns"
 expect_stderr "pairs/s" "reports pairs/s on stderr"
+expect_exit 0 "--device cpu scores" -- "$FILTER" --model "$out" --input "$WORK/pairs.tsv" \
+  --device cpu
+expect_exit 2 "a bad --device is a usage error" -- "$FILTER" --model "$out" \
+  --input "$WORK/pairs.tsv" --device tpu
 "$FILTER" --model "$out" <"$WORK/pairs.tsv" >"$WORK/stdout.tsv" 2>/dev/null
 cmp -s "$WORK/scored.tsv" "$WORK/stdout.tsv" && pass "stdin to stdout gives the same scores" \
   || fail "stdin/stdout output differs from --input/--output"
