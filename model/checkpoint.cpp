@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "model/pickle_bounds.h"
+#include "model/zip_bounds.h"
 
 namespace atento::model {
 namespace {
@@ -96,6 +97,8 @@ NamedTensors read_weights(const std::string& path) {
     // What torch::pickle_load does, but over the file itself: each tensor's bytes are read
     // straight into its storage, with no copy of the whole file in memory (measured: the
     // base model's 39 MB file put 75 MB more on the peak RSS of atento-translate).
+    const std::string zip_problem = zip_bounds_problem(path);
+    if (!zip_problem.empty()) throw std::runtime_error(zip_problem);
     caffe2::serialize::PyTorchStreamReader reader(path);
     {
       const auto [pickle, pickle_size] = reader.getRecord("data.pkl");

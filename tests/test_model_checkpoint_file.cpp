@@ -14,6 +14,7 @@
 
 #include "model/checkpoint.h"
 #include "model/pickle_bounds.h"
+#include "model/zip_bounds.h"
 
 namespace atento::model {
 namespace {
@@ -73,6 +74,25 @@ TEST(WeightsFile, WrittenWeightsReadBackAndGarbageIsRefused) {
   std::string bytes = read_file(path);
   std::ofstream(path, std::ios::binary) << bytes.substr(0, bytes.size() / 2);
   EXPECT_NE(error_of(path).find("is not a weights file"), std::string::npos) << error_of(path);
+  std::remove(path.c_str());
+}
+
+TEST(WeightsFile, ARecordDeclaringMoreBytesThanTheFileIsRefusedBeforeLibTorchReadsIt) {
+  torch::nn::Linear linear(4, 3);
+  const std::string path = testing::TempDir() + "/atento_zip_" + std::to_string(getpid());
+  std::ofstream(path, std::ios::binary) << serialize_weights(*linear);
+  EXPECT_EQ(zip_bounds_problem(path), "");
+  std::string bytes = read_file(path);
+  // The first central directory entry: sizes at bytes 20 (stored) and 24 (uncompressed).
+  const size_t entry = bytes.find(std::string("PK\x01\x02", 4));
+  ASSERT_NE(entry, std::string::npos);
+  for (size_t field : {entry + 20, entry + 24}) bytes.replace(field, 4, "\xff\xff\xff\x7f", 4);
+  std::ofstream(path, std::ios::binary | std::ios::trunc) << bytes;
+  const std::string message = error_of(path);
+  EXPECT_NE(message.find("declares 2147483647 bytes"), std::string::npos) << message;
+  EXPECT_NE(message.find(path), std::string::npos) << message;
+  std::ofstream(path, std::ios::binary | std::ios::trunc) << bytes.substr(0, 10);
+  EXPECT_EQ(zip_bounds_problem(path), "too short for a zip archive");
   std::remove(path.c_str());
 }
 
