@@ -6,6 +6,8 @@
 #include <cmath>
 #include <limits>
 
+#include "model/projection.h"
+
 namespace atento::model {
 namespace {
 
@@ -80,7 +82,7 @@ torch::nn::Linear glorot_linear(int64_t in, int64_t out) {
 }
 
 torch::Tensor dense(const torch::Tensor& x, const torch::nn::Linear& layer) {
-  return torch::linear(x, layer->weight, layer->bias);
+  return project(x, layer->weight, layer->bias);  // one row while decoding: matrix-vector
 }
 
 torch::Tensor padding_mask(const torch::Tensor& ids, int64_t pad_id) {

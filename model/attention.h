@@ -40,9 +40,10 @@ torch::Tensor causal_mask(int64_t length, const torch::Device& device);
 /// A Linear layer with bias initialised like Keras' Dense: Glorot-uniform kernel, zero bias.
 torch::nn::Linear glorot_linear(int64_t in, int64_t out);
 
-/// x·Wᵀ + b with the parameters of `layer`: [..., in] → [..., out]. Goes through ATen's linear,
-/// which runs one fused addmm for contiguous [B,L,in] input; torch::nn::Linear::forward in
-/// LibTorch 1.13 runs a matmul and then a separate pass adding the bias.
+/// x·Wᵀ + b with the parameters of `layer`: [..., in] → [..., out]. Goes through ATen's linear
+/// (model/projection.h), which runs one fused addmm for contiguous [B,L,in] input;
+/// torch::nn::Linear::forward in LibTorch 1.13 runs a matmul and then a separate pass adding the
+/// bias. A single row without gradients on a CPU is a matrix-vector product.
 torch::Tensor dense(const torch::Tensor& x, const torch::nn::Linear& layer);
 
 struct MultiHeadAttentionOptions {

@@ -9,6 +9,7 @@
 #include <cstdint>
 
 #include "model/output_layer.h"
+#include "model/projection.h"
 
 namespace atento::model {
 
@@ -21,6 +22,9 @@ class FullSoftmaxImpl : public OutputLayerImpl {
 
   torch::Tensor weight;  ///< [V,D]
   torch::Tensor bias;    ///< [V]
+
+ private:
+  std::shared_ptr<TransposedWeight> transposed_ = std::make_shared<TransposedWeight>();
 };
 TORCH_MODULE(FullSoftmax);
 
@@ -34,6 +38,9 @@ class TiedSoftmaxImpl : public OutputLayerImpl {
 
   torch::nn::Embedding embedding;  ///< not registered here
   torch::Tensor bias;              ///< [V]
+
+ private:
+  std::shared_ptr<TransposedWeight> transposed_ = std::make_shared<TransposedWeight>();
 };
 TORCH_MODULE(TiedSoftmax);
 
