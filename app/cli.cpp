@@ -68,15 +68,15 @@ int guarded_main(const std::function<int()>& body) {
   }
 }
 
+int64_t resolve_threads(int64_t requested) {
+  if (requested > 0) return requested;
+  const char* env = std::getenv("OMP_NUM_THREADS");
+  const int64_t n = env ? std::atoll(env) : 0;
+  return n > 0 ? n : std::max<int64_t>(1, std::thread::hardware_concurrency());
+}
+
 int64_t set_threads(int64_t requested) {
-  int64_t n = requested;
-  if (n <= 0) {
-    // 0 = every core, unless the environment asks for fewer (OMP_NUM_THREADS, as OpenMP).
-    const char* env = std::getenv("OMP_NUM_THREADS");
-    n = env ? std::atoll(env) : 0;
-    if (n <= 0) n = std::max(1u, std::thread::hardware_concurrency());
-  }
-  at::set_num_threads(static_cast<int>(n));
+  at::set_num_threads(static_cast<int>(resolve_threads(requested)));
   return at::get_num_threads();
 }
 

@@ -31,9 +31,13 @@ CLI::Validator device_name();
 /// alone, without the C++ source locations and backtrace they carry.
 int guarded_main(const std::function<int()>& body);
 
-/// Sets LibTorch's intra-op threads: 0 = every core, or $OMP_NUM_THREADS when set (LibTorch
-/// otherwise starts with OpenMP's default, which is 1 thread on some machines).
-/// Returns the number in use.
+/// The thread count a setting asks for: itself when positive; 0 = $OMP_NUM_THREADS when set,
+/// else every core.
+int64_t resolve_threads(int64_t requested);
+
+/// Sets LibTorch's intra-op threads to resolve_threads(requested) (LibTorch otherwise starts
+/// with OpenMP's default, which is 1 thread on some machines). With OpenMP the count belongs
+/// to the calling thread. Returns the number in use.
 int64_t set_threads(int64_t requested);
 
 }  // namespace atento

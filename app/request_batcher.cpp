@@ -17,7 +17,8 @@ bool same_search(const TranslationJob& a, const TranslationJob& b) {
 RequestBatcher::RequestBatcher(BatchTranslator translate, BatcherOptions options)
     : translate_(std::move(translate)), options_(options) {
   options_.max_batch = std::max<size_t>(1, options_.max_batch);
-  worker_ = std::thread([this] { work(); });
+  options_.workers = std::max<size_t>(1, options_.workers);
+  for (size_t i = 0; i < options_.workers; ++i) workers_.emplace_back([this] { work(); });
 }
 
 RequestBatcher::~RequestBatcher() { stop(); }
@@ -40,7 +41,7 @@ std::vector<std::future<TranslationResult>> RequestBatcher::submit(
       futures.push_back(queue_.back().promise.get_future());
     }
   }
-  wake_.notify_one();
+  wake_.notify_all();  // a waiting worker may now have a full batch
   return futures;
 }
 
@@ -49,8 +50,10 @@ void RequestBatcher::stop() {
     std::lock_guard<std::mutex> lock(mutex_);
     stopping_ = true;
   }
-  wake_.notify_one();
-  if (worker_.joinable()) worker_.join();
+  wake_.notify_all();
+  for (auto& worker : workers_) {
+    if (worker.joinable()) worker.join();
+  }
 }
 
 size_t RequestBatcher::batches() const {
@@ -71,12 +74,20 @@ size_t RequestBatcher::matching_front() const {
 
 std::vector<RequestBatcher::Pending> RequestBatcher::next_batch(
     std::unique_lock<std::mutex>& lock) {
-  wake_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
-  if (queue_.empty()) return {};  // stopping, nothing left
-  // The oldest sentence waits at most max_wait (from its arrival) for others to join it.
-  auto deadline = queue_.front().queued + options_.max_wait;
-  wake_.wait_until(lock, deadline,
-                   [&] { return stopping_ || matching_front() >= options_.max_batch; });
+  while (true) {
+    wake_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
+    if (queue_.empty()) return {};  // stopping, nothing left
+    // The oldest sentence waits at most max_wait (from its arrival) for others to join it.
+    const auto deadline = queue_.front().queued + options_.max_wait;
+    const bool full = wake_.wait_until(lock, deadline, [&] {
+      return stopping_ || queue_.empty() || matching_front() >= options_.max_batch;
+    });
+    if (queue_.empty()) continue;  // another worker took it
+    // A newer sentence at the front (another worker took the older ones) gets its own wait.
+    if (full || std::chrono::steady_clock::now() >= queue_.front().queued + options_.max_wait) {
+      break;
+    }
+  }
   std::vector<Pending> batch;
   const TranslationJob first = queue_.front().job;
   for (auto it = queue_.begin(); it != queue_.end() && batch.size() < options_.max_batch;) {

@@ -1,7 +1,8 @@
 #pragma once
-// The batching queue of atento-serve: HTTP threads submit sentences and wait on futures; one
-// worker thread (the only one that touches the model) takes what has arrived together, up to
-// a bounded batch after a bounded wait, and decodes it as one batch.
+// The batching queue of atento-serve: HTTP threads submit sentences and wait on futures; worker
+// threads (the only ones that touch the model) each take what has arrived together, up to a
+// bounded batch after a bounded wait, and decode it as one batch. Several workers decode
+// different batches at once.
 
 #include <chrono>
 #include <condition_variable>
@@ -30,7 +31,7 @@ struct TranslationJob {
 using TranslationResult = std::vector<std::string>;
 
 /// Translates one batch (every job with the same beam and n_best); returns one result per
-/// job, in order. Called on the worker thread only.
+/// job, in order. Called on the worker threads only, by several at once when there are.
 using BatchTranslator =
     std::function<std::vector<TranslationResult>(const std::vector<TranslationJob>&)>;
 
@@ -39,8 +40,10 @@ struct BatcherOptions {
   size_t max_batch = 32;
   /// Longest time the oldest queued sentence waits for others to join its batch.
   std::chrono::microseconds max_wait{2000};
-  /// Most sentences queued and not yet taken by the worker; more are refused (QueueFull).
+  /// Most sentences queued and not yet taken by a worker; more are refused (QueueFull).
   size_t max_queued = 1024;
+  /// Worker threads, each decoding its own batch.
+  size_t workers = 1;
 };
 
 /// submit() when the queue cannot take the request's sentences (or the batcher is stopping).
@@ -51,9 +54,9 @@ class QueueFull : public std::runtime_error {
 
 class RequestBatcher {
  public:
-  /// Starts the worker thread.
+  /// Starts the worker threads.
   RequestBatcher(BatchTranslator translate, BatcherOptions options);
-  /// stop(), then joins the worker.
+  /// stop(), then joins the workers.
   ~RequestBatcher();
   RequestBatcher(const RequestBatcher&) = delete;
   RequestBatcher& operator=(const RequestBatcher&) = delete;
@@ -62,7 +65,7 @@ class RequestBatcher {
   /// that throws sets that exception in each of its futures. Throws QueueFull.
   std::vector<std::future<TranslationResult>> submit(std::vector<TranslationJob> jobs);
 
-  /// Refuses new work, finishes what is queued, and returns when the worker has ended.
+  /// Refuses new work, finishes what is queued, and returns when every worker has ended.
   void stop();
 
   /// Batches decoded so far, and the largest one.
@@ -90,7 +93,7 @@ class RequestBatcher {
   bool stopping_ = false;
   size_t batches_ = 0;
   size_t largest_batch_ = 0;
-  std::thread worker_;
+  std::vector<std::thread> workers_;
 };
 
 }  // namespace atento

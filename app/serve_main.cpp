@@ -15,8 +15,13 @@ int main(int argc, char** argv) {
     app.add_option("--port", args.port, "TCP port (0 = any free port, printed on stderr)")
         ->capture_default_str()
         ->check(CLI::Range(0, 65535));
-    app.add_option("--threads", args.threads, "CPU threads of the decoder (0 = all cores)")
+    app.add_option("--threads", args.threads, "CPU threads of the decoder, over all workers (0 = all cores)")
         ->check(CLI::NonNegativeNumber);
+    app.add_option("--workers", args.workers,
+                   "Decoding workers, each with its own batch (0 = one per CPU thread, one on "
+                   "a GPU)")
+        ->capture_default_str()
+        ->check(CLI::Range(0, 256));
     app.add_option("--http-threads", args.http_threads, "Connections served at once")
         ->capture_default_str()
         ->check(CLI::Range(1, 4096));

@@ -30,14 +30,15 @@ std::vector<std::string> serve_overrides(const ServeArgs& args) {
   return overrides;
 }
 
-/// The decoding worker's job: encode, decode as one batch, detokenize. An empty (or blank)
-/// line gives an empty translation without decoding, as in atento-translate.
-BatchTranslator model_translator(TrainedModel& trained) {
+/// The decoding workers' job: encode, decode as one batch, detokenize, on `threads` intra-op
+/// threads. An empty (or blank) line gives an empty translation without decoding, as in
+/// atento-translate.
+BatchTranslator model_translator(TrainedModel& trained, int64_t threads) {
   auto base = search_options(trained);
-  auto threads_set = std::make_shared<bool>(false);
-  return [&trained, base, threads_set](const std::vector<TranslationJob>& jobs) {
-    // OpenMP's thread count is per thread: set it on the worker that decodes.
-    if (!*threads_set) *threads_set = (set_threads(trained.config.translate.threads), true);
+  return [&trained, base, threads](const std::vector<TranslationJob>& jobs) {
+    // OpenMP's thread count belongs to each thread: set it on the worker that decodes.
+    thread_local int64_t threads_set = 0;
+    if (threads_set != threads) threads_set = (set_threads(threads), threads);
     auto search = base;
     search.beam = jobs.front().beam;
     search.n_best = jobs.front().n_best;
@@ -63,6 +64,26 @@ BatchTranslator model_translator(TrainedModel& trained) {
     }
     return results;
   };
+}
+
+struct DecoderThreads {
+  size_t workers = 1;
+  int64_t per_worker = 1;
+};
+
+/// Workers and threads per worker: on a CPU, by default one single-threaded worker per decoder
+/// thread (small decoding steps gain little from a second intra-op thread; a second batch
+/// decoded beside the first gains almost twice); on a GPU, one worker.
+DecoderThreads decoder_threads(const ServeArgs& args, const TrainedModel& trained) {
+  const int64_t total = resolve_threads(trained.config.translate.threads);
+  DecoderThreads t;
+  if (args.workers > 0) {
+    t.workers = args.workers;
+  } else {
+    t.workers = trained.device.is_cpu() ? static_cast<size_t>(total) : 1;
+  }
+  t.per_worker = std::max<int64_t>(1, total / static_cast<int64_t>(t.workers));
+  return t;
 }
 
 /// Reason phrase of the statuses httplib answers by itself.
@@ -193,7 +214,9 @@ int run_server(const ServeArgs& args) {
   batching.max_batch = args.max_batch;
   batching.max_wait = std::chrono::microseconds(static_cast<int64_t>(args.batch_wait_ms * 1000));
   batching.max_queued = args.max_queued;
-  RequestBatcher batcher(model_translator(trained), batching);
+  const auto threads = decoder_threads(args, trained);
+  batching.workers = threads.workers;
+  RequestBatcher batcher(model_translator(trained, threads.per_worker), batching);
 
   httplib::Server server;
   configure(server, args, batcher, limits);
@@ -207,7 +230,8 @@ int run_server(const ServeArgs& args) {
   });
   std::cerr << "atento-serve: listening on http://" << args.host << ":" << port << " (model "
             << args.model_dir << ", beam " << limits.default_beam << ", max batch "
-            << args.max_batch << ")" << std::endl;
+            << args.max_batch << ", " << threads.workers << " decoding worker(s) of "
+            << threads.per_worker << " thread(s))" << std::endl;
   bool ok = server.listen_after_bind();
   if (!signalled) pthread_kill(waiter.native_handle(), SIGTERM);
   waiter.join();

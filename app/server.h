@@ -16,8 +16,11 @@ struct ServeArgs {
   std::string host = "127.0.0.1";
   /// TCP port; 0 = any free port (the one chosen is printed).
   int port = 5000;
-  /// LibTorch intra-op threads of the decoding worker; -1 = the model's translate.threads.
+  /// CPU threads of the decoder over all workers; -1 = the model's translate.threads.
   int64_t threads = -1;
+  /// Decoding workers, each with its own batch and threads / workers intra-op threads;
+  /// 0 = one per thread on a CPU, one on a GPU.
+  size_t workers = 0;
   /// Connection threads: requests served at once (more connections wait for one).
   size_t http_threads = 96;
   /// Beam of requests that name none; 0 = the model's translate.beam.

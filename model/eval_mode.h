@@ -12,11 +12,15 @@ namespace atento::model {
 /// destructor restores the module's previous training flag and the gradient mode.
 class EvalModeGuard {
  public:
+  // A module already in eval mode is only read, so that several threads may decode with one
+  // model at once (atento-serve's workers).
   explicit EvalModeGuard(torch::nn::Module& module)
       : module_(module), was_training_(module.is_training()) {
-    module_.eval();
+    if (was_training_) module_.eval();
   }
-  ~EvalModeGuard() { module_.train(was_training_); }
+  ~EvalModeGuard() {
+    if (was_training_) module_.train(true);
+  }
   EvalModeGuard(const EvalModeGuard&) = delete;
   EvalModeGuard& operator=(const EvalModeGuard&) = delete;
 

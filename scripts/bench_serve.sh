@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Load benchmark of atento-serve, loopback only; it asserts nothing.
-#   scripts/bench_serve.sh [--model DIR] [--requests N] [--threads N] [--max-batch N]
+#   scripts/bench_serve.sh [--model DIR] [--requests N] [--threads N] [--max-batch N] [--workers N]
 # 1. atento-translate, greedy, on the benchmark sentences as one file: sentences/s, peak RSS
 # 2. atento-serve (greedy) under 1, 8 and 64 concurrent single-sentence clients
 #    (scripts/serve_load.js, Node): N requests each run (N/4 for 1 client), throughput,
@@ -13,12 +13,14 @@ model=""
 requests=2000
 threads=2
 max_batch=32
+workers=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --model) model=$2; shift 2 ;;
     --requests) requests=$2; shift 2 ;;
     --threads) threads=$2; shift 2 ;;
     --max-batch) max_batch=$2; shift 2 ;;
+    --workers) workers=$2; shift 2 ;;
     *) echo "error: unknown option $1" >&2; exit 2 ;;
   esac
 done
@@ -49,7 +51,7 @@ printf '%-36s %8s sentences/s, peak RSS %s MB\n' "atento-translate (one batch jo
   "$batch_rate" "$batch_rss"
 
 build/atento-serve --model "$model" --host 127.0.0.1 --port 0 --beam 1 --threads "$threads" \
-  --max-batch "$max_batch" 2>"$out/serve.err" &
+  --max-batch "$max_batch" --workers "$workers" 2>"$out/serve.err" &
 pid=$!
 trap 'kill "$pid" 2>/dev/null || true' EXIT
 for _ in $(seq 1 600); do

@@ -1,9 +1,12 @@
 // Tests for app/request_batcher: concurrent submitters each get their own results in order,
 // batches stay within max_batch and never mix search settings, a full queue refuses work,
-// a failing batch fails its futures only, and stop() finishes what was queued.
+// a failing batch fails its futures only, stop() finishes what was queued, and several
+// workers decode batches at the same time.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
+#include <condition_variable>
 #include <future>
 #include <mutex>
 #include <stdexcept>
@@ -171,6 +174,58 @@ TEST(RequestBatcherTest, StopFinishesQueuedWorkThenRefuses) {
     EXPECT_EQ(futures[i].get(), TranslationResult{"q" + std::to_string(i) + "/1#0"});
   }
   EXPECT_THROW(batcher.submit(jobs_of("late", 1)), QueueFull);
+}
+
+TEST(RequestBatcherTest, TwoWorkersDecodeTwoBatchesAtOnce) {
+  // Each batch waits (up to 10 s) until another batch is being decoded too: with one worker
+  // the first batch would time out alone; with two, both meet.
+  std::mutex mutex;
+  std::condition_variable met;
+  int in_flight = 0, most = 0;
+  BatchTranslator meeting = [&](const std::vector<TranslationJob>& jobs) {
+    std::unique_lock<std::mutex> lock(mutex);
+    most = std::max(most, ++in_flight);
+    met.notify_all();
+    met.wait_for(lock, std::chrono::seconds(10), [&] { return most >= 2; });
+    --in_flight;
+    return std::vector<TranslationResult>(jobs.size(), TranslationResult{"ok"});
+  };
+  BatcherOptions options;
+  options.max_batch = 2;
+  options.max_wait = std::chrono::microseconds(0);
+  options.workers = 2;
+  RequestBatcher batcher(meeting, options);
+  auto futures = batcher.submit(jobs_of("w", 4));
+  for (auto& f : futures) EXPECT_EQ(f.get(), TranslationResult{"ok"});
+  EXPECT_EQ(most, 2);
+  EXPECT_EQ(batcher.batches(), 2u);
+  EXPECT_EQ(batcher.largest_batch(), 2u);
+}
+
+TEST(RequestBatcherTest, ManyWorkersServeEverySentenceOnceAndStopCleanly) {
+  RecordingTranslator translator;
+  BatcherOptions options;
+  options.max_batch = 3;
+  options.max_wait = std::chrono::microseconds(200);
+  options.workers = 4;
+  RequestBatcher batcher(translator.function(), options);
+  std::vector<std::future<TranslationResult>> futures;
+  for (int r = 0; r < 50; ++r) {
+    for (auto& f : batcher.submit(jobs_of("r" + std::to_string(r) + "s", 1 + r % 3))) {
+      futures.push_back(std::move(f));
+    }
+  }
+  batcher.stop();
+  size_t sentences = 0;
+  for (const auto& batch : translator.batches) {
+    EXPECT_LE(batch.size(), options.max_batch);
+    sentences += batch.size();
+  }
+  EXPECT_EQ(sentences, futures.size());
+  for (auto& f : futures) {
+    ASSERT_EQ(f.wait_for(std::chrono::seconds(0)), std::future_status::ready);
+    EXPECT_EQ(f.get().front().substr(0, 1), "r");
+  }
 }
 
 }  // namespace

@@ -50,5 +50,20 @@ TEST(ModelEvalMode, LeavesAModelInEvalModeInEvalMode) {
   EXPECT_FALSE(module->is_training());
 }
 
+TEST(ModelEvalMode, AModelInEvalModeIsOnlyRead) {
+  // atento-serve's workers decode with one model at once: the guard must not write its flags.
+  // A child left in training mode shows that eval() was not called again.
+  auto module = small_module();
+  module->eval();
+  (*module)[1]->train();
+  {
+    EvalModeGuard guard(*module);
+    EXPECT_TRUE((*module)[1]->is_training());
+    EXPECT_FALSE(torch::GradMode::is_enabled());
+  }
+  EXPECT_FALSE(module->is_training());
+  EXPECT_TRUE((*module)[1]->is_training());
+}
+
 }  // namespace
 }  // namespace atento::model
