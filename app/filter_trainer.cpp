@@ -153,6 +153,9 @@ void FilterTrainer::prepare_data() {
   noise.seed = noise_seed(seed, 0);
   train_ = encode_examples(data::make_noisy_pairs(split.train, noise), options, *vocab_);
   noise.seed = noise_seed(seed, 1);
+  // train.valid_subset: the first N validation pairs, before the noise, so it stays balanced.
+  const auto subset = static_cast<size_t>(config_.train.valid_subset);
+  if (subset > 0 && subset < split.valid.size()) split.valid.resize(subset);
   valid_ = encode_examples(data::make_noisy_pairs(split.valid, noise), options, *vocab_);
   noise.seed = noise_seed(seed, 2);
   if (!split.test.empty()) {
