@@ -38,8 +38,10 @@ expect_stderr "filter.random_init is false there and true here" "names the setti
 acc2=$WORK/filter-acc2
 expect_exit 0 "train.accumulate=2 trains a filter" -- "$TRAIN" --config configs/filter.json \
   --out "$acc2" "${SAMPLE_SETTINGS[@]}" --set filter.pretrained="$pre" --set train.max_steps=4 \
-  --set train.warmup_steps=2 --set train.accumulate=2 --set train.batch_size=8 --set train.log_every_steps=1
+  --set train.warmup_steps=2 --set train.accumulate=2 --set train.batch_size=8 --set train.log_every_steps=1 \
+  --set train.valid_subset=10
 expect_stderr " pairs/s " "the filter's progress counts pairs per second"
+expect_stderr "/ 20 validation examples" "train.valid_subset=10: 10 validation pairs and 10 negatives"
 [ "$(json_get "$acc2/log.jsonl" "[e for e in events if e['event']=='train'][0]['batch_pairs']")" = 16 ] \
   && pass "a step of two batches of 8 counts 16 pairs" || fail "accumulate: batch_pairs is not 16"
 
