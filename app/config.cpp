@@ -11,10 +11,18 @@
 #include <sstream>
 #include <utility>
 
+#include "data/utf8.h"
+
 namespace atento {
 namespace {
 
 using nlohmann::json;
+
+/// A JSON value as it appears in an error message; bytes that are not UTF-8 (from a --set
+/// override) are shown as U+FFFD instead of making the message itself throw.
+std::string shown(const json& value) {
+  return value.dump(-1, ' ', false, json::error_handler_t::replace);
+}
 
 template <class E>
 using EnumNames = std::vector<std::pair<const char*, E>>;
@@ -35,13 +43,15 @@ class Reader {
 
   void operator()(const char* key, std::string& field) {
     if (const json* v = find(key)) {
-      if (!v->is_string()) fail(key, "expected a string, got " + v->dump());
-      field = v->get<std::string>();
+      if (!v->is_string()) fail(key, "expected a string, got " + shown(*v));
+      const auto& text = v->get_ref<const std::string&>();
+      if (!data::is_valid_utf8(text)) fail(key, "is not valid UTF-8: " + shown(*v));
+      field = text;
     }
   }
   void operator()(const char* key, bool& field) {
     if (const json* v = find(key)) {
-      if (!v->is_boolean()) fail(key, "expected true or false, got " + v->dump());
+      if (!v->is_boolean()) fail(key, "expected true or false, got " + shown(*v));
       field = v->get<bool>();
     }
   }
@@ -49,29 +59,29 @@ class Reader {
     if (const json* v = find(key)) {
       const bool fits = v->is_number_integer() &&
                         !(v->is_number_unsigned() && v->get<uint64_t>() > INT64_MAX);
-      if (!fits) fail(key, "expected an integer in 64 bits, got " + v->dump());
+      if (!fits) fail(key, "expected an integer in 64 bits, got " + shown(*v));
       field = v->get<int64_t>();
     }
   }
   void operator()(const char* key, uint64_t& field) {
     if (const json* v = find(key)) {
-      if (!v->is_number_unsigned()) fail(key, "expected a non-negative integer, got " + v->dump());
+      if (!v->is_number_unsigned()) fail(key, "expected a non-negative integer, got " + shown(*v));
       field = v->get<uint64_t>();
     }
   }
   void operator()(const char* key, std::vector<int64_t>& field) {
     if (const json* v = find(key)) {
-      if (!v->is_array()) fail(key, "expected a list of integers, got " + v->dump());
+      if (!v->is_array()) fail(key, "expected a list of integers, got " + shown(*v));
       field.clear();
       for (const auto& item : *v) {
-        if (!item.is_number_integer()) fail(key, "expected a list of integers, got " + v->dump());
+        if (!item.is_number_integer()) fail(key, "expected a list of integers, got " + shown(*v));
         field.push_back(item.get<int64_t>());
       }
     }
   }
   void operator()(const char* key, double& field) {
     if (const json* v = find(key)) {
-      if (!v->is_number()) fail(key, "expected a number, got " + v->dump());
+      if (!v->is_number()) fail(key, "expected a number, got " + shown(*v));
       field = v->get<double>();
     }
   }
@@ -86,7 +96,7 @@ class Reader {
         }
         choices += (choices.empty() ? "" : " | ") + std::string(text);
       }
-      fail(key, "expected one of " + choices + ", got " + v->dump());
+      fail(key, "expected one of " + choices + ", got " + shown(*v));
     }
   }
 
@@ -268,12 +278,10 @@ void for_each_section(C& config, F&& f) {
   f("distributed", config.distributed);
 }
 
-/// "section.key=value" → (section, key, JSON value). A value that does not parse as JSON is
-/// taken as a string, so `--set data.corpus=runs/x.tsv` needs no quotes.
 /// A model directory's config.json written by another layout version is refused by name.
 void check_format_version(const json& value, const std::string& source) {
   if (!value.is_number_integer() || value.get<int64_t>() != kModelFormatVersion) {
-    throw ConfigError(source + ": " + kFormatVersionKey + " is " + value.dump() +
+    throw ConfigError(source + ": " + kFormatVersionKey + " is " + shown(value) +
                       ", but this Atento reads format " + std::to_string(kModelFormatVersion) +
                       " (a model directory written by another version: retrain it, or use the "
                       "Atento that wrote it)");

@@ -112,6 +112,19 @@ TEST(Config, WrongTypeInSetNamesSetAsTheSource) {
   EXPECT_NE(message.find("--set: model.d_model"), std::string::npos) << message;
 }
 
+TEST(Config, SetValuesThatAreNotUtf8AreConfigErrorsNamingTheKey) {
+  // Found by fuzz_config: the message quoting such a value threw json's type_error instead.
+  auto message = config_error(
+      [] { config_from_json(json::object(), "f", {"train.max_steps=1\xb9\xb9" "0"}); });
+  EXPECT_NE(message.find("--set: train.max_steps: expected an integer"), std::string::npos)
+      << message;
+  message = config_error([] { config_from_json(json::object(), "f", {"data.corpus=a\xff.tsv"}); });
+  EXPECT_NE(message.find("data.corpus: is not valid UTF-8"), std::string::npos) << message;
+  message = config_error(
+      [] { config_from_json(json::object(), "f", {"model.positions=\xc3learned"}); });
+  EXPECT_NE(message.find("model.positions: expected one of"), std::string::npos) << message;
+}
+
 TEST(Config, BadEnumValueListsTheChoices) {
   auto message = config_error([] {
     config_from_json(json{{"model", {{"positions", "sin"}}}}, "f", {});
