@@ -91,6 +91,13 @@ std::string pickle_bounds_problem(const uint8_t* data, size_t size) {
     if (kind == -3) return at_byte(op, pos) + " is not a pickle opcode";
     if (kind >= 0) {
       if (static_cast<size_t>(kind) > left) return at_byte(op, pos) + " is cut off";
+      // LONG_BINPUT: the unpickler grows its memo table to twice the index. A pickler numbers
+      // its puts from 0, each at least 2 bytes long, so an index past the stream is a lie.
+      if (op == 'r' && little_endian(data + next, 4) >= size) {
+        return at_byte(op, pos) + " stores memo entry " +
+               std::to_string(little_endian(data + next, 4)) + " in a pickle of " +
+               std::to_string(size) + " bytes";
+      }
       next += static_cast<size_t>(kind);
     } else if (kind == -1) {
       if (static_cast<size_t>(prefix) > left) return at_byte(op, pos) + " is cut off";

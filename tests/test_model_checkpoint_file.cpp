@@ -46,6 +46,17 @@ TEST(PickleBounds, DeclaredLengthsMustLieWithinTheStream) {
   EXPECT_NE(pickle_bounds_problem(reinterpret_cast<const uint8_t*>(lying.data()), lying.size())
                 .find("declares 2147483647 bytes, 4 are left"),
             std::string::npos);
+  // Found by fuzz_weights: LONG_BINPUT 934951346 made the unpickler reserve 30 GB.
+  const std::string memo(
+      "\x80\x02N" "r\xb2\x39\xba\x37" ".",
+      9);
+  EXPECT_NE(pickle_bounds_problem(reinterpret_cast<const uint8_t*>(memo.data()), memo.size())
+                .find("stores memo entry 934951346 in a pickle of 9 bytes"),
+            std::string::npos);
+  const std::string small_memo(
+      "\x80\x02N" "r\x00\x00\x00\x00" ".",
+      9);
+  EXPECT_EQ(pickle_bounds_problem(reinterpret_cast<const uint8_t*>(small_memo.data()), 9), "");
   const std::string no_stop = "\x80\x02N";
   EXPECT_NE(
       pickle_bounds_problem(reinterpret_cast<const uint8_t*>(no_stop.data()), 3).find("no STOP"),
@@ -61,6 +72,14 @@ TEST(WeightsFile, TheFuzzersOversizedStringIsRefusedBeforeLibTorchReadsIt) {
   const std::string message = error_of(path);
   EXPECT_NE(message.find("data.pkl: opcode 0x58"), std::string::npos) << message;
   EXPECT_NE(message.find(path), std::string::npos) << message;
+}
+
+TEST(WeightsFile, TheFuzzersHugeMemoIndexIsRefusedBeforeLibTorchReadsIt) {
+  const std::string path =
+      std::string(ATENTO_SOURCE_DIR) + "/tests/fuzz/weights/oom_pickle_memo_index";
+  const std::string message = error_of(path);
+  EXPECT_NE(message.find("data.pkl: opcode 0x72"), std::string::npos) << message;
+  EXPECT_NE(message.find("stores memo entry"), std::string::npos) << message;
 }
 
 TEST(WeightsFile, WrittenWeightsReadBackAndGarbageIsRefused) {
