@@ -56,6 +56,29 @@ constexpr size_t kMaxNameLength = 512;
 constexpr int64_t kMaxRank = 8;
 constexpr int64_t kMaxElements = int64_t{1} << 33;  // 32 GiB of floats
 
+/// Whether the bytes a tensor's sizes, strides and offset reach lie within its storage.
+/// LibTorch's unpickler takes all four from the file unchecked: a weights file whose tensor
+/// claims more elements than its record holds made the first read of it fail (SEGV, found by
+/// fuzz_weights).
+bool within_storage(const torch::Tensor& tensor) {
+  if (tensor.numel() == 0) return true;
+  int64_t last = tensor.storage_offset();
+  if (last < 0 || !tensor.has_storage() || tensor.storage().data() == nullptr) return false;
+  for (int64_t d = 0; d < tensor.dim(); ++d) {
+    int64_t reach = 0;
+    if (tensor.stride(d) < 0 ||
+        __builtin_mul_overflow(tensor.size(d) - 1, tensor.stride(d), &reach) ||
+        __builtin_add_overflow(last, reach, &last)) {
+      return false;
+    }
+  }
+  int64_t bytes = 0;
+  if (__builtin_mul_overflow(last + 1, static_cast<int64_t>(tensor.element_size()), &bytes)) {
+    return false;
+  }
+  return bytes <= static_cast<int64_t>(tensor.storage().nbytes());
+}
+
 std::string weights_problem(const std::string& name, const torch::Tensor& tensor) {
   if (name.empty() || name.size() > kMaxNameLength) return "a parameter name of bad length";
   for (size_t i = 0; i < name.size(); ++i) {
@@ -75,6 +98,10 @@ std::string weights_problem(const std::string& name, const torch::Tensor& tensor
   }
   if (tensor.dim() > kMaxRank || tensor.numel() > kMaxElements) {
     return "parameter '" + name + "' has shape " + shape_string(tensor);
+  }
+  if (!within_storage(tensor)) {
+    return "parameter '" + name + "' reaches past its stored bytes (shape " +
+           shape_string(tensor) + ")";
   }
   return {};
 }

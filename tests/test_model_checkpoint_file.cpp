@@ -82,6 +82,16 @@ TEST(WeightsFile, TheFuzzersHugeMemoIndexIsRefusedBeforeLibTorchReadsIt) {
   EXPECT_NE(message.find("stores memo entry"), std::string::npos) << message;
 }
 
+TEST(WeightsFile, ATensorReachingPastItsRecordIsRefused) {
+  // Found by fuzz_weights: the tensor's shape claimed more bytes than its record held, and the
+  // first read of it crashed (SEGV).
+  const std::string path =
+      std::string(ATENTO_SOURCE_DIR) + "/tests/fuzz/weights/crash_tensor_past_storage";
+  const std::string message = error_of(path);
+  EXPECT_NE(message.find("reaches past its stored bytes"), std::string::npos) << message;
+  EXPECT_NE(message.find(path), std::string::npos) << message;
+}
+
 TEST(WeightsFile, WrittenWeightsReadBackAndGarbageIsRefused) {
   torch::manual_seed(3);
   torch::nn::Linear linear(4, 3);
