@@ -20,7 +20,7 @@ using data::test_util::TempDir;
 TEST(CheckpointPointer, OnlyStepNamesAreCheckpoints) {
   EXPECT_TRUE(is_checkpoint_name("step-0"));
   EXPECT_TRUE(is_checkpoint_name("step-9223372036854775807"));
-  for (const std::string bad :
+  for (const std::string& bad :
        std::vector<std::string>{"", "step-", "step-1/..", "../step-1", "step-1 ", "step-x",
                                 "step-12345678901234567890", std::string("step-1\0", 7)}) {
     EXPECT_FALSE(is_checkpoint_name(bad)) << bad;
