@@ -1,8 +1,8 @@
 // Weights and optimizer-state files from an untrusted model directory: what is written is read
 // back whole; a pickle declaring more bytes than it holds (a 1 KB file that made LibTorch reserve
-// 1.9 GB, found by tests/fuzz/fuzz_weights), a file that is not a weights archive and a
-// TorchScript archive (the old optimizer format, whose importer a corrupted file crashed) are
-// refused by name.
+// 1.9 GB, found by tests/fuzz/fuzz_weights), a pickle whose opcodes consume stack items it does
+// not hold, a file that is not a weights archive and a TorchScript archive (the old optimizer
+// format, whose importer a corrupted file crashed) are refused by name.
 #include <gtest/gtest.h>
 #include <torch/torch.h>
 #include <unistd.h>
@@ -48,13 +48,17 @@ TEST(PickleBounds, DeclaredLengthsMustLieWithinTheStream) {
             std::string::npos);
   // Found by fuzz_weights: LONG_BINPUT 934951346 made the unpickler reserve 30 GB.
   const std::string memo(
-      "\x80\x02N" "r\xb2\x39\xba\x37" ".",
+      "\x80\x02N"
+      "r\xb2\x39\xba\x37"
+      ".",
       9);
   EXPECT_NE(pickle_bounds_problem(reinterpret_cast<const uint8_t*>(memo.data()), memo.size())
                 .find("stores memo entry 934951346 in a pickle of 9 bytes"),
             std::string::npos);
   const std::string small_memo(
-      "\x80\x02N" "r\x00\x00\x00\x00" ".",
+      "\x80\x02N"
+      "r\x00\x00\x00\x00"
+      ".",
       9);
   EXPECT_EQ(pickle_bounds_problem(reinterpret_cast<const uint8_t*>(small_memo.data()), 9), "");
   const std::string no_stop = "\x80\x02N";
@@ -65,6 +69,30 @@ TEST(PickleBounds, DeclaredLengthsMustLieWithinTheStream) {
   EXPECT_NE(pickle_bounds_problem(reinterpret_cast<const uint8_t*>(unknown.data()), 4)
                 .find("not a pickle opcode"),
             std::string::npos);
+}
+
+std::string stack_problem(const std::string& pickle) {
+  return pickle_bounds_problem(reinterpret_cast<const uint8_t*>(pickle.data()), pickle.size());
+}
+
+TEST(PickleBounds, EveryOpcodeMustFindTheStackItemsItConsumes) {
+  // Found by fuzz_weights: a TUPLE2 turned TUPLE3, then REDUCE on a one-item stack made
+  // LibTorch's unpickler swap an item with the memory before the stack (a bad free).
+  EXPECT_NE(
+      stack_problem(std::string("\x80\x02NN\x87R.", 7)).find("needs 3 stack items, there are 2"),
+      std::string::npos);
+  EXPECT_NE(stack_problem(std::string("\x80\x02NR.", 5)).find("opcode 0x52 at byte 3"),
+            std::string::npos);
+  EXPECT_EQ(stack_problem(std::string("\x80\x02NN\x86.", 6)), "");
+  // DICT and SETITEMS read keys and values in pairs; an odd count read one past the stack.
+  EXPECT_NE(stack_problem(std::string("\x80\x02(NNNd.", 8)).find("odd number"), std::string::npos);
+  EXPECT_EQ(stack_problem(std::string("\x80\x02(NNd.", 7)), "");
+  EXPECT_NE(stack_problem(std::string("\x80\x02(Nu.", 6)).find("stale"), std::string::npos);
+  EXPECT_EQ(stack_problem(std::string("\x80\x02}(NNu.", 8)), "");
+  // A MARK must exist and must not lie above the stack it closes.
+  EXPECT_NE(stack_problem(std::string("\x80\x02Nt.", 5)).find("no MARK"), std::string::npos);
+  EXPECT_NE(stack_problem(std::string("\x80\x02N(0t.", 7)).find("stale"), std::string::npos);
+  EXPECT_NE(stack_problem(std::string("\x80\x02.", 3)).find("empty stack"), std::string::npos);
 }
 
 TEST(WeightsFile, TheFuzzersOversizedStringIsRefusedBeforeLibTorchReadsIt) {
@@ -89,6 +117,17 @@ TEST(WeightsFile, ATensorReachingPastItsRecordIsRefused) {
       std::string(ATENTO_SOURCE_DIR) + "/tests/fuzz/weights/crash_tensor_past_storage";
   const std::string message = error_of(path);
   EXPECT_NE(message.find("reaches past its stored bytes"), std::string::npos) << message;
+  EXPECT_NE(message.find(path), std::string::npos) << message;
+}
+
+TEST(WeightsFile, TheFuzzersReduceOnAShortStackIsRefusedBeforeLibTorchReadsIt) {
+  // Found by fuzz_weights (AddressSanitizer: a bad free inside LibTorch's unpickler).
+  const std::string path =
+      std::string(ATENTO_SOURCE_DIR) + "/tests/fuzz/weights/crash_reduce_on_short_stack";
+  const std::string message = error_of(path);
+  EXPECT_NE(message.find("data.pkl: opcode 0x52 at byte 276: it needs 2 stack items, there are 1"),
+            std::string::npos)
+      << message;
   EXPECT_NE(message.find(path), std::string::npos) << message;
 }
 
