@@ -89,6 +89,22 @@ for row in all misaligned neighbour truncated deletion untranslated swapped; do
 done
 grep -q "ROC-AUC" "$WORK/stdout" && pass "evaluation reports ROC-AUC" || fail "no ROC-AUC"
 
+# --- the noisy corpus of scripts/noisy_corpus_experiment.sh ----------------------------------
+clean=$out/train.tsv
+n=$(wc -l <"$clean")
+expect_exit 0 "makes a noisy corpus" -- "$BUILD/atento_make_noisy" "$clean" "$WORK/noisy.tsv" 0.3 \
+  7 "$WORK/noisy_labels.tsv"
+noisy=$(wc -l <"$WORK/noisy.tsv")
+expected=$(python3 -c "print($n + round($n * 0.3 / 0.7))")
+[ "$noisy" = "$expected" ] && pass "noise is 30% of the noisy corpus ($noisy lines)" \
+  || fail "noisy corpus has $noisy lines, expected $expected"
+[ "$(grep -c $'^1\tclean\t' "$WORK/noisy_labels.tsv")" = "$n" ] \
+  && pass "every clean pair is kept" || fail "clean pairs lost"
+cut -f3,4 "$WORK/noisy_labels.tsv" | cmp -s - "$WORK/noisy.tsv" \
+  && pass "labels list the corpus's pairs in its order" || fail "labels and corpus differ"
+expect_exit 1 "a fraction of 1 is refused" -- "$BUILD/atento_make_noisy" "$clean" \
+  "$WORK/x.tsv" 1 7
+
 # --- bad usage ----------------------------------------------------------------------------
 expect_exit 2 "a threshold above 1 is a usage error" -- "$FILTER" --model "$out" --threshold 2
 expect_exit 2 "a missing input is a usage error" -- "$FILTER" --model "$out" \
