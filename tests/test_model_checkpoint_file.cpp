@@ -33,6 +33,11 @@ std::string read_file(const std::string& path) {
   return std::string(std::istreambuf_iterator<char>(in), {});
 }
 
+/// A committed input of tests/fuzz/weights/.
+std::string fuzz_seed(const std::string& name) {
+  return std::string(ATENTO_SOURCE_DIR) + "/tests/fuzz/weights/" + name;
+}
+
 /// pickle_bounds_problem over a string's bytes.
 std::string pickle_problem(const std::string& pickle) {
   return pickle_bounds_problem(reinterpret_cast<const uint8_t*>(pickle.data()), pickle.size());
@@ -90,15 +95,14 @@ TEST(PickleBounds, EveryOpcodeMustFindTheStackItemsItConsumes) {
 }
 
 TEST(WeightsFile, TheFuzzersOversizedStringIsRefusedBeforeLibTorchReadsIt) {
-  const std::string path = std::string(ATENTO_SOURCE_DIR) + "/tests/fuzz/weights/oom_pickle_length";
+  const std::string path = fuzz_seed("oom_pickle_length");
   const std::string message = error_of(path);
   EXPECT_NE(message.find("data.pkl: opcode 0x58"), std::string::npos) << message;
   EXPECT_NE(message.find(path), std::string::npos) << message;
 }
 
 TEST(WeightsFile, TheFuzzersHugeMemoIndexIsRefusedBeforeLibTorchReadsIt) {
-  const std::string path =
-      std::string(ATENTO_SOURCE_DIR) + "/tests/fuzz/weights/oom_pickle_memo_index";
+  const std::string path = fuzz_seed("oom_pickle_memo_index");
   const std::string message = error_of(path);
   EXPECT_NE(message.find("data.pkl: opcode 0x72"), std::string::npos) << message;
   EXPECT_NE(message.find("stores memo entry"), std::string::npos) << message;
@@ -107,8 +111,7 @@ TEST(WeightsFile, TheFuzzersHugeMemoIndexIsRefusedBeforeLibTorchReadsIt) {
 TEST(WeightsFile, ATensorReachingPastItsRecordIsRefused) {
   // Found by fuzz_weights: the tensor's shape claimed more bytes than its record held, and the
   // first read of it crashed (SEGV).
-  const std::string path =
-      std::string(ATENTO_SOURCE_DIR) + "/tests/fuzz/weights/crash_tensor_past_storage";
+  const std::string path = fuzz_seed("crash_tensor_past_storage");
   const std::string message = error_of(path);
   EXPECT_NE(message.find("reaches past its stored bytes"), std::string::npos) << message;
   EXPECT_NE(message.find(path), std::string::npos) << message;
@@ -116,8 +119,7 @@ TEST(WeightsFile, ATensorReachingPastItsRecordIsRefused) {
 
 TEST(WeightsFile, TheFuzzersReduceOnAShortStackIsRefusedBeforeLibTorchReadsIt) {
   // Found by fuzz_weights (AddressSanitizer: a bad free inside LibTorch's unpickler).
-  const std::string path =
-      std::string(ATENTO_SOURCE_DIR) + "/tests/fuzz/weights/crash_reduce_on_short_stack";
+  const std::string path = fuzz_seed("crash_reduce_on_short_stack");
   const std::string message = error_of(path);
   EXPECT_NE(message.find("data.pkl: opcode 0x52 at byte 276: it needs 2 stack items, there are 1"),
             std::string::npos)
@@ -212,7 +214,7 @@ TEST(OptimizerFile, ACorruptedTorchScriptArchiveIsRefusedNotRun) {
   EXPECT_THROW(load_optimizer(sgd, "x"), std::invalid_argument);
   Trained<torch::optim::Adam, torch::optim::AdamOptions> adam(torch::optim::AdamOptions(0.01), 1);
   for (const char* name : {"old_torchscript_optimizer", "crash_torchscript_optimizer"}) {
-    const std::string path = std::string(ATENTO_SOURCE_DIR) + "/tests/fuzz/weights/" + name;
+    const std::string path = fuzz_seed(name);
     const std::string message = optimizer_error(adam.optimizer, path);
     EXPECT_NE(message.find("cannot load optimizer state '" + path + "'"), std::string::npos)
         << message;
