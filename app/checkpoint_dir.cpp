@@ -25,7 +25,6 @@ namespace fs = std::filesystem;
 
 constexpr const char* kOptimizerFile = "optimizer.pt";
 constexpr const char* kStateFile = "state.json";
-constexpr const char* kStepPrefix = "step-";
 
 /// Removes a checkpoint directory and what it holds, without following links. Not
 /// std::filesystem::remove_all: upstream LibTorch wheels export their own copy of it, which

@@ -11,7 +11,6 @@
 namespace atento {
 namespace {
 
-constexpr const char* kStepPrefix = "step-";
 constexpr size_t kMaxStepDigits = 19;  // an int64_t step
 
 }  // namespace

@@ -12,6 +12,9 @@ namespace atento {
 /// The largest `latest` file read ("step-" and up to 19 digits, a newline and some slack).
 inline constexpr std::uint64_t kMaxPointerBytes = 64;
 
+/// The prefix of a checkpoint directory's name: "step-" and the step.
+inline constexpr const char* kStepPrefix = "step-";
+
 /// True for "step-<digits>" (at most 19 digits, no separators, no ".."): the only names
 /// `latest` may hold.
 bool is_checkpoint_name(const std::string& name);

@@ -19,6 +19,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
+using test_util::contains;
 using test_util::kSample;
 using test_util::TempDir;
 
@@ -26,10 +27,6 @@ using test_util::TempDir;
 std::vector<Pair> read_bytes(const TempDir& dir, const std::string& bytes, ReadReport* report,
                              CorpusOptions options = {}) {
   return read_pairs(dir.write("corpus.tsv", bytes), options, report);
-}
-
-bool contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
 }
 
 // ---- reader ----------------------------------------------------------------------------------

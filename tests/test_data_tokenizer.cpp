@@ -27,6 +27,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
+using test_util::contains;
 using test_util::kSample;
 using test_util::TempDir;
 
@@ -51,10 +52,6 @@ class ScopedEnv {
   std::string old_;
   bool had_ = false;
 };
-
-bool contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
 
 // The training split of the sample corpus (tokenizers learn from training pairs only).
 std::vector<Pair> sample_train() {

@@ -41,4 +41,9 @@ class TempDir {
   std::filesystem::path path_;
 };
 
+/// True when `text` contains `part`.
+inline bool contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
 }  // namespace atento::data::test_util

@@ -130,7 +130,7 @@ TEST(WeightsFile, TheFuzzersReduceOnAShortStackIsRefusedBeforeLibTorchReadsIt) {
 TEST(WeightsFile, WrittenWeightsReadBackAndGarbageIsRefused) {
   torch::manual_seed(3);
   torch::nn::Linear linear(4, 3);
-  const std::string path = testing::TempDir() + "/atento_weights_" + std::to_string(getpid());
+  const std::string path = ::testing::TempDir() + "/atento_weights_" + std::to_string(getpid());
   std::ofstream(path, std::ios::binary) << serialize_weights(*linear);
   const NamedTensors stored = read_weights(path);
   ASSERT_EQ(stored.size(), 2u);
@@ -143,7 +143,7 @@ TEST(WeightsFile, WrittenWeightsReadBackAndGarbageIsRefused) {
 
 TEST(WeightsFile, ARecordDeclaringMoreBytesThanTheFileIsRefusedBeforeLibTorchReadsIt) {
   torch::nn::Linear linear(4, 3);
-  const std::string path = testing::TempDir() + "/atento_zip_" + std::to_string(getpid());
+  const std::string path = ::testing::TempDir() + "/atento_zip_" + std::to_string(getpid());
   std::ofstream(path, std::ios::binary) << serialize_weights(*linear);
   EXPECT_EQ(zip_bounds_problem(path), "");
   std::string bytes = read_file(path);
@@ -190,7 +190,7 @@ TEST(OptimizerFile, RestoredStateContinuesExactly) {
   Adam a(torch::optim::AdamOptions(0.01).amsgrad(true), 3);
   torch::manual_seed(5);
   Adam b(torch::optim::AdamOptions(0.01).amsgrad(true), 0);
-  const std::string path = testing::TempDir() + "/atento_optimizer_" + std::to_string(getpid());
+  const std::string path = ::testing::TempDir() + "/atento_optimizer_" + std::to_string(getpid());
   std::ofstream(path, std::ios::binary) << serialize_optimizer(a.optimizer);
   {
     torch::NoGradGuard no_grad;
