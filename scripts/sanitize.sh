@@ -3,7 +3,9 @@
 #   1. in build/ (g++): atento_tests_asan (AddressSanitizer + UndefinedBehaviorSanitizer over the
 #      unit tests of the LibTorch-free code: data/, the configuration, the checkpoint pointer and
 #      state, input lines, the server's request parsing and batcher, metrics), atento_tests_tsan
-#      (ThreadSanitizer: request batcher, stop signals, directory lock), fuzz_replay_* (every
+#      (ThreadSanitizer: request batcher, stop signals, directory lock), atento_tests_asan_torch
+#      (ASan + UBSan over the LibTorch-using code and its unit tests: model/, data/batch, the
+#      checkpoint directory, optimizer, CLI, data-parallel groups), fuzz_replay_* (every
 #      committed fuzz seed and crash regression through the sanitized targets, the weights
 #      reader included) and fuzz_smoke_* (15 s of blind mutants per target). CI runs these same
 #      ctest entries on every submission (scripts/test.sh);
@@ -15,7 +17,7 @@ cd "$(dirname "$0")/.."
 seconds=${1:-60}
 [ -f build/CMakeCache.txt ] || cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake -S . -B build -DATENTO_SANITIZE_TESTS=ON >/dev/null
-targets=(atento_tests_asan atento_tests_tsan)
+targets=(atento_tests_asan atento_tests_asan_torch atento_tests_tsan)
 for source in tests/fuzz/fuzz_*.cpp; do
   name=$(basename "$source" .cpp)
   targets+=("replay_${name#fuzz_}")
