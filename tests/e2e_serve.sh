@@ -18,19 +18,8 @@ S="$BUILD/atento-serve"
 server_pid=""
 trap '[ -n "$server_pid" ] && kill -9 "$server_pid" 2>/dev/null; rm -rf "$WORK"' EXIT
 
-# start_server LOG ARGS...: starts atento-serve on a free loopback port; sets $server_pid, $URL.
-start_server() {
-  local log=$1; shift
-  "$S" --model "$model" --port 0 "$@" 2>"$log" &
-  server_pid=$!
-  for _ in $(seq 1 600); do
-    port=$(sed -n 's|.*listening on http://127\.0\.0\.1:\([0-9]*\).*|\1|p' "$log")
-    [ -n "$port" ] && { URL=http://127.0.0.1:$port; return 0; }
-    kill -0 "$server_pid" 2>/dev/null || break
-    sleep 0.1
-  done
-  cat "$log"; return 1
-}
+# start_server LOG ARGS...: atento-serve with the model on a free loopback port (lib_e2e.sh).
+start_server() { start_server_binary "$1" "$S" --model "$model" "${@:2}"; }
 
 # post BODY [CONTENT-TYPE]: POST /translate; the status in $code, the body in $WORK/body.
 post() {

@@ -29,6 +29,21 @@ json_get() {
   python3 -c "import json,sys; events=[json.loads(l) for l in open(sys.argv[1])]; print($2)" "$1"
 }
 
+# start_server_binary LOG SERVER ARGS...: starts SERVER --port 0 ARGS on a free loopback port,
+# stderr to LOG; sets $server_pid and $URL from the address it logs.
+start_server_binary() {
+  local log=$1 server=$2 port; shift 2
+  "$server" --port 0 "$@" 2>"$log" &
+  server_pid=$!
+  for _ in $(seq 1 600); do
+    port=$(sed -n 's|.*listening on http://127\.0\.0\.1:\([0-9]*\).*|\1|p' "$log")
+    [ -n "$port" ] && { URL=http://127.0.0.1:$port; return 0; }
+    kill -0 "$server_pid" 2>/dev/null || break
+    sleep 0.1
+  done
+  cat "$log"; return 1
+}
+
 finish() {
   echo "$((checks - failures)) passed, $failures failed"
   [ "$failures" -eq 0 ]
