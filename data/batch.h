@@ -6,15 +6,10 @@
 #include <cstdint>
 #include <vector>
 
+#include "data/example.h"
 #include "data/options.h"
 
 namespace atento::data {
-
-/// One tokenized pair: source ids and [bos] target ids [eos].
-struct Example {
-  std::vector<int64_t> src;
-  std::vector<int64_t> tgt;
-};
 
 /// A padded batch (pad id 0). Shapes: B sentences, S source length, T decoder length.
 struct Batch {

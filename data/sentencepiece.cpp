@@ -181,17 +181,32 @@ void SentencePieceTokenizer::train(const std::vector<std::string>& sentences,
   }
 }
 
-std::vector<int64_t> SentencePieceTokenizer::encode(const std::string& text) const {
-  int32_t* ids = nullptr;
-  size_t count = 0;
-  char* error = nullptr;
-  if (api_->encode(model_.get(), text.data(), text.size(), &ids, &count, &error) != 0) {
-    throw std::runtime_error(path_ + ": " + take_error(*api_, error));
-  }
+std::vector<int64_t> SentencePieceTokenizer::take_ids(int status, int32_t* ids, size_t count,
+                                                      char* error) const {
+  if (status != 0) throw std::runtime_error(path_ + ": " + take_error(*api_, error));
   std::vector<int64_t> result(ids, ids + count);
   api_->free_buffer(ids);
   return result;
 }
+
+std::vector<int64_t> SentencePieceTokenizer::encode(const std::string& text) const {
+  int32_t* ids = nullptr;
+  size_t count = 0;
+  char* error = nullptr;
+  const int status = api_->encode(model_.get(), text.data(), text.size(), &ids, &count, &error);
+  return take_ids(status, ids, count, error);
+}
+
+std::vector<int64_t> SentencePieceTokenizer::sample(const std::string& text, double alpha) const {
+  int32_t* ids = nullptr;
+  size_t count = 0;
+  char* error = nullptr;
+  const int status = api_->sample_encode(model_.get(), text.data(), text.size(),
+                                         static_cast<float>(alpha), &ids, &count, &error);
+  return take_ids(status, ids, count, error);
+}
+
+void seed_subword_sampling(uint32_t seed) { spm_plugin().set_sampling_seed(seed); }
 
 std::string SentencePieceTokenizer::decode(const std::vector<int64_t>& ids) const {
   std::vector<int32_t> kept;

@@ -36,6 +36,11 @@ bool spm_plugin_linked_directly();
 /// searched when the plugin is missing or is not a compatible Atento plugin.
 const AtentoSpmApi& spm_plugin();
 
+/// Seeds SentencePieceTokenizer::sample. SentencePiece keeps one generator per thread, seeded
+/// at the thread's first sample, so the seed reaches threads that have not sampled yet: sample
+/// on a new thread after seeding to draw a reproducible sequence.
+void seed_subword_sampling(uint32_t seed);
+
 /// A SentencePiece model as a Tokenizer: pad 0, unk 1, bos 2, eos 3. Thread-safe.
 class SentencePieceTokenizer : public Tokenizer {
  public:
@@ -50,6 +55,10 @@ class SentencePieceTokenizer : public Tokenizer {
                     const TokenizerOptions& options);
 
   std::vector<int64_t> encode(const std::string& text) const override;
+  /// A sampled segmentation: unigram models draw from the lattice with smoothing alpha, BPE
+  /// models drop merges with probability alpha. Draws from the calling thread's generator
+  /// (seed_subword_sampling).
+  std::vector<int64_t> sample(const std::string& text, double alpha) const override;
   std::string decode(const std::vector<int64_t>& ids) const override;
   std::string piece(int64_t id) const override;
   int64_t vocab_size() const override { return vocab_size_; }
@@ -61,6 +70,9 @@ class SentencePieceTokenizer : public Tokenizer {
  private:
   SentencePieceTokenizer(const AtentoSpmApi& api, std::shared_ptr<AtentoSpmModel> model,
                          std::string path);
+
+  /// The ids of an encode call's result (its buffer released), or its error thrown.
+  std::vector<int64_t> take_ids(int status, int32_t* ids, size_t count, char* error) const;
 
   const AtentoSpmApi* api_;
   std::shared_ptr<AtentoSpmModel> model_;

@@ -44,16 +44,14 @@ Vocabularies::Vocabularies(std::shared_ptr<const Tokenizer> src,
   }
 }
 
-std::vector<int64_t> Vocabularies::encode_source(const std::string& text, bool* truncated) const {
-  std::vector<int64_t> ids = src_->encode(text);
+std::vector<int64_t> Vocabularies::cut_source(std::vector<int64_t> ids, bool* truncated) const {
   const bool cut = options_.src_len > 0 && static_cast<int64_t>(ids.size()) > options_.src_len;
   if (cut) ids.resize(static_cast<size_t>(options_.src_len));
   if (truncated != nullptr) *truncated = cut;
   return ids;
 }
 
-std::vector<int64_t> Vocabularies::encode_target(const std::string& text) const {
-  const std::vector<int64_t> body = tgt_->encode(text);
+std::vector<int64_t> Vocabularies::frame_target(const std::vector<int64_t>& body) const {
   std::vector<int64_t> ids;
   ids.reserve(body.size() + 2);
   ids.push_back(tgt_->bos_id());
@@ -63,6 +61,22 @@ std::vector<int64_t> Vocabularies::encode_target(const std::string& text) const 
     ids.resize(static_cast<size_t>(options_.tgt_len));
   }
   return ids;
+}
+
+std::vector<int64_t> Vocabularies::encode_source(const std::string& text, bool* truncated) const {
+  return cut_source(src_->encode(text), truncated);
+}
+
+std::vector<int64_t> Vocabularies::encode_target(const std::string& text) const {
+  return frame_target(tgt_->encode(text));
+}
+
+std::vector<int64_t> Vocabularies::sample_source(const std::string& text, double alpha) const {
+  return cut_source(src_->sample(text, alpha), nullptr);
+}
+
+std::vector<int64_t> Vocabularies::sample_target(const std::string& text, double alpha) const {
+  return frame_target(tgt_->sample(text, alpha));
 }
 
 std::string Vocabularies::decode_target(const std::vector<int64_t>& ids) const {

@@ -18,6 +18,11 @@ class Tokenizer {
   virtual ~Tokenizer() = default;
   /// Text → ids, no bos/eos, no truncation.
   virtual std::vector<int64_t> encode(const std::string& text) const = 0;
+  /// Text → ids in a sampled segmentation (subword regularisation, `alpha` > 0 as
+  /// tokenizer.sample_alpha documents); a tokenizer with one segmentation per text encodes.
+  virtual std::vector<int64_t> sample(const std::string& text, double /*alpha*/) const {
+    return encode(text);
+  }
   /// Ids → text; special ids (pad, bos, eos) are dropped.
   virtual std::string decode(const std::vector<int64_t>& ids) const = 0;
   /// Surface form of one id (for attention maps and debugging).
@@ -46,11 +51,17 @@ class Vocabularies {
   /// [bos] target ids [eos], cut to options.tgt_len (the book cuts "[start] … [end]" to 21,
   /// which can drop [end]; kept for parity).
   std::vector<int64_t> encode_target(const std::string& text) const;
+  /// encode_source and encode_target over a sampled segmentation (Tokenizer::sample).
+  std::vector<int64_t> sample_source(const std::string& text, double alpha) const;
+  std::vector<int64_t> sample_target(const std::string& text, double alpha) const;
   /// Target ids (with or without bos/eos) → Spanish text; ids beyond the target vocabulary
   /// (a model sized for more words than its corpus held) read as [UNK].
   std::string decode_target(const std::vector<int64_t>& ids) const;
 
  private:
+  std::vector<int64_t> cut_source(std::vector<int64_t> ids, bool* truncated) const;
+  std::vector<int64_t> frame_target(const std::vector<int64_t>& body) const;
+
   std::shared_ptr<const Tokenizer> src_, tgt_;
   TokenizerOptions options_;
 };

@@ -22,7 +22,7 @@ extern "C" {
 #endif
 
 /// Version of the function table; bumped on any incompatible change.
-#define ATENTO_SPM_ABI_VERSION 2
+#define ATENTO_SPM_ABI_VERSION 3
 
 /// Name of the single exported entry point.
 #define ATENTO_SPM_ENTRY_POINT "atento_spm_api"
@@ -59,6 +59,14 @@ typedef struct AtentoSpmApi {
   /// Encodes `size` bytes of UTF-8 text into *ids (*count of them; *ids may be null when 0).
   int (*encode)(const AtentoSpmModel* model, const char* text, size_t size, int32_t** ids,
                 size_t* count, char** error);
+  /// Like encode, but samples one segmentation (subword regularisation, Kudo 2018): unigram
+  /// models draw from the whole lattice with smoothing `alpha` (smaller = more varied), BPE
+  /// models drop each merge with probability `alpha` (BPE-dropout).
+  int (*sample_encode)(const AtentoSpmModel* model, const char* text, size_t size, float alpha,
+                       int32_t** ids, size_t* count, char** error);
+  /// Sets the seed of sample_encode's generator. SentencePiece keeps one generator per thread,
+  /// seeded at that thread's first sample: the seed reaches only threads that have not sampled.
+  void (*set_sampling_seed)(uint32_t seed);
   /// Decodes ids into a NUL-terminated UTF-8 *text; control ids (pad, bos, eos) decode to "".
   int (*decode)(const AtentoSpmModel* model, const int32_t* ids, size_t count, char** text,
                 char** error);

@@ -164,16 +164,8 @@ std::string check_id(const AtentoSpmModel* model, int32_t id) {
   return {};
 }
 
-int encode(const AtentoSpmModel* model, const char* text, size_t size, int32_t** ids, size_t* count,
-           char** error) {
-  return guarded(error, [&] {
-    if (model == nullptr || ids == nullptr || count == nullptr || (text == nullptr && size > 0)) {
-      return fail(error, "encode: null argument");
-    }
-    std::vector<int> pieces;
-    const auto status =
-        model->processor.Encode(absl::string_view(text == nullptr ? "" : text, size), &pieces);
-    if (!status.ok()) return fail(error, "SentencePiece encode: " + status.ToString());
+// Hands `pieces` over as a plugin buffer.
+int give_ids(const std::vector<int>& pieces, int32_t** ids, size_t* count, char** error) {
     int32_t* out = nullptr;
     if (!pieces.empty()) {
       out = static_cast<int32_t*>(std::malloc(pieces.size() * sizeof(int32_t)));
@@ -183,8 +175,42 @@ int encode(const AtentoSpmModel* model, const char* text, size_t size, int32_t**
     *ids = out;
     *count = pieces.size();
     return 0;
+}
+
+// Encodes `size` bytes with `segment(text, &pieces)`: the best or a sampled segmentation.
+template <typename Segment>
+int encode_with(const AtentoSpmModel* model, const char* text, size_t size, int32_t** ids,
+                size_t* count, char** error, Segment segment) {
+  return guarded(error, [&] {
+    if (model == nullptr || ids == nullptr || count == nullptr || (text == nullptr && size > 0)) {
+      return fail(error, "encode: null argument");
+    }
+    std::vector<int> pieces;
+    const auto status = segment(absl::string_view(text == nullptr ? "" : text, size), &pieces);
+    if (!status.ok()) return fail(error, "SentencePiece encode: " + status.ToString());
+    return give_ids(pieces, ids, count, error);
   });
 }
+
+int encode(const AtentoSpmModel* model, const char* text, size_t size, int32_t** ids, size_t* count,
+           char** error) {
+  return encode_with(model, text, size, ids, count, error,
+                     [&](absl::string_view input, std::vector<int>* pieces) {
+                       return model->processor.Encode(input, pieces);
+                     });
+}
+
+int sample_encode(const AtentoSpmModel* model, const char* text, size_t size, float alpha,
+                  int32_t** ids, size_t* count, char** error) {
+  if (!(alpha > 0.0F)) return fail(error, "SentencePiece sampling: alpha must be positive");
+  // nbest_size -1: sample from the whole lattice (unigram); ignored by BPE-dropout.
+  return encode_with(model, text, size, ids, count, error,
+                     [&](absl::string_view input, std::vector<int>* pieces) {
+                       return model->processor.SampleEncode(input, -1, alpha, pieces);
+                     });
+}
+
+void set_sampling_seed(uint32_t seed) { sentencepiece::SetRandomGeneratorSeed(seed); }
 
 int decode(const AtentoSpmModel* model, const int32_t* ids, size_t count, char** text,
            char** error) {
@@ -228,6 +254,8 @@ const AtentoSpmApi kApi = {
     free_model,
     vocab_size,
     encode,
+    sample_encode,
+    set_sampling_seed,
     decode,
     id_to_piece,
     free_buffer,
