@@ -182,6 +182,7 @@ void visit(V& v, C& o, const data::TokenizerOptions*) {
   v("subword_model", o.subword_model, kSubwordModels);
   v("shared", o.shared);
   v("byte_fallback", o.byte_fallback);
+  v("sample_alpha", o.sample_alpha);
   v("character_coverage", o.character_coverage);
   v("verbose", o.verbose);
   v("src_len", o.src_len);
@@ -400,6 +401,12 @@ void validate_tokenizer(const data::TokenizerOptions& t) {
         "must be at least " + std::to_string(data::kMinVocabSize));
   check(t.character_coverage > 0 && t.character_coverage <= 1, "tokenizer.character_coverage",
         "must be in (0, 1]");
+  check(t.sample_alpha >= 0, "tokenizer.sample_alpha", "must not be negative");
+  check(t.sample_alpha == 0 || t.kind == data::TokenizerKind::kSentencePiece,
+        "tokenizer.sample_alpha", "needs tokenizer.kind \"sentencepiece\" (words have one "
+        "segmentation)");
+  check(t.sample_alpha < 1 || t.subword_model != data::SubwordModel::kBpe,
+        "tokenizer.sample_alpha", "is BPE-dropout's merge-drop probability: must be below 1");
   check(t.src_len >= 1, "tokenizer.src_len", "must be positive");
   check(t.tgt_len >= 2, "tokenizer.tgt_len", "must be at least 2 ([start] and [end])");
 }

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <iomanip>
 #include <nlohmann/json.hpp>
 #include <numeric>
 #include <optional>
@@ -30,6 +31,8 @@
 #include "app/stop_signals.h"
 #include "app/validation_decision.h"
 #include "app/weights_file.h"
+#include "data/random.h"
+#include "data/subword_sampling.h"
 #include "data/text_io.h"
 #include "data/tokenizer.h"
 #include "model/average.h"
@@ -169,6 +172,10 @@ void Trainer::prepare_data() {
   }
   train_ = encode_pairs(vocab, split.train);
   valid_ = encode_pairs(vocab, split.valid);
+  if (config_.tokenizer.sample_alpha > 0) {
+    train_text_ = std::move(split.train);
+    vocab_ = std::move(vocab);
+  }
 }
 
 void Trainer::build_model() {
@@ -240,6 +247,7 @@ void Trainer::start_clock_and_batches() {
   const auto& t = config_.train;
   started_ = std::chrono::steady_clock::now();
   elapsed_before_ = state_.elapsed_s;
+  segment_epoch();
   batches_ = data::make_batches(train_, batching(t), t.seed, state_.epoch,
                                 /*shuffle=*/true);
   window_ = DeviceTotals{};
@@ -249,6 +257,21 @@ void Trainer::start_clock_and_batches() {
   window_start_tokens_ = state_.target_tokens;
   window_start_time_ = elapsed();
   model_->train();
+}
+
+void Trainer::segment_epoch() {
+  const double alpha = config_.tokenizer.sample_alpha;
+  if (alpha <= 0) return;
+  const auto start = std::chrono::steady_clock::now();
+  train_ = data::sample_examples(*vocab_, train_text_, alpha,
+                                 data::mix_seed(config_.train.seed, state_.epoch));
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  std::ostringstream line;
+  line << "epoch " << state_.epoch + 1 << ": " << train_.size()
+       << " training pairs segmented by sampling (alpha " << alpha << ") in " << std::fixed
+       << std::setprecision(1) << seconds << " s";
+  display_->message(line.str());
 }
 
 // --- the loop ---------------------------------------------------------------------------
@@ -264,6 +287,7 @@ void Trainer::next_epoch() {
   if (state_.last_eval_step != state_.step) validate_now();
   state_.epoch++;
   state_.batch_in_epoch = 0;
+  segment_epoch();
   batches_ = data::make_batches(train_, batching(t), t.seed, state_.epoch,
                                 /*shuffle=*/true);
 }

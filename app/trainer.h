@@ -9,6 +9,7 @@
 #include <chrono>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -19,6 +20,8 @@
 #include "app/teacher_forcing.h"
 #include "app/train_state.h"
 #include "data/batch.h"
+#include "data/corpus.h"
+#include "data/tokenizer.h"
 #include "model/seq2seq.h"
 
 namespace atento {
@@ -66,6 +69,9 @@ class Trainer {
   bool load_checkpoint();
   void announce(bool resumed, int64_t threads);
   void start_clock_and_batches();
+  /// With tokenizer.sample_alpha: this epoch's sampled segmentation of the training pairs into
+  /// train_, the same on every rank and after a resume (seeded by train.seed and the epoch).
+  void segment_epoch();
   // --- the loop ---
   double elapsed() const;
   void next_epoch();
@@ -106,6 +112,9 @@ class Trainer {
   model::Seq2Seq average_{nullptr};  ///< moving average of model_ (train.ema_decay > 0)
   std::unique_ptr<torch::optim::Optimizer> optimizer_;
   std::vector<data::Example> train_, valid_;
+  /// With tokenizer.sample_alpha: the training pairs' text and tokenizers (segment_epoch).
+  std::vector<data::Pair> train_text_;
+  std::optional<data::Vocabularies> vocab_;
   TrainState state_;
   std::unique_ptr<JsonlLog> log_;
   std::unique_ptr<ProgressDisplay> display_;

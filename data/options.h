@@ -40,6 +40,11 @@ struct TokenizerOptions {
   /// SentencePiece byte fallback: a character outside the vocabulary becomes its UTF-8 bytes
   /// (pieces <0x00>..<0xFF>) instead of [UNK], so it survives into the output.
   bool byte_fallback = false;
+  /// Subword regularisation while training (SentencePiece only): every epoch samples a new
+  /// segmentation of the training pairs. Unigram: the lattice's smoothing (smaller = more
+  /// varied; 0.1 to 0.5 are usual); BPE: the probability of dropping a merge. 0 = off.
+  /// Validation, test and translation always use the best segmentation.
+  double sample_alpha = 0.0;
   /// SentencePiece character coverage.
   double character_coverage = 1.0;
   /// Let SentencePiece's trainer log its progress to stderr (quiet by default).

@@ -73,6 +73,32 @@ n=$(head -3 "$WORK/ada-once/test.tsv" | cut -f1 | "$BUILD/atento-translate" --mo
 [ "$n" = 3 ] && pass "adaptive softmax: the model translates (beam 2)" \
   || fail "adaptive softmax: translated $n of 3 lines"
 
+# --- subword sampling: a new segmentation every epoch, the same after a resume ------------
+sampling=(--set tokenizer.sample_alpha=0.2 --set train.threads=1 --set train.eval_every_steps=0
+          --set train.log_every_steps=1 --set train.max_epochs=100)
+"$TRAIN" --config configs/sample.json --out "$WORK/spl-once" "${sampling[@]}" \
+  --set train.max_steps=40 >/dev/null 2>"$WORK/spl.err"
+mkdir -p "$WORK/spl-twice" && cp "$WORK"/spl-once/spm.*.model "$WORK/spl-twice/"
+"$TRAIN" --config configs/sample.json --out "$WORK/spl-twice" "${sampling[@]}" \
+  --set train.max_steps=20 >/dev/null 2>&1
+"$TRAIN" --config configs/sample.json --out "$WORK/spl-twice" "${sampling[@]}" \
+  --set train.max_steps=40 >/dev/null 2>&1
+mkdir -p "$WORK/spl-off" && cp "$WORK"/spl-once/spm.*.model "$WORK/spl-off/"
+"$TRAIN" --config configs/sample.json --out "$WORK/spl-off" "${sampling[@]}" \
+  --set tokenizer.sample_alpha=0 --set train.max_steps=40 >/dev/null 2>&1
+pick='[e for e in events if e["event"]=="valid" and e["step"]==40][0]["loss"], [e for e in events if e["event"]=="train" and e["step"]==40][0]["train_loss"]'
+a=$(json_get "$WORK/spl-once/log.jsonl" "$pick"); b=$(json_get "$WORK/spl-twice/log.jsonl" "$pick")
+c=$(json_get "$WORK/spl-off/log.jsonl" "$pick")
+[ -n "$a" ] && [ "$a" = "$b" ] && pass "subword sampling: resumed run ends with the same losses" \
+  || fail "subword sampling: resume differs: once ($a) vs twice ($b)"
+cmp -s "$WORK/spl-once/model.pt" "$WORK/spl-twice/model.pt" \
+  && pass "subword sampling: resumed weights are bit-identical" || fail "sampled resume: weights differ"
+[ -n "$c" ] && [ "$a" != "$c" ] && pass "subword sampling changes what is learned ($a vs $c)" \
+  || fail "subword sampling: same losses as without it ($a vs $c)"
+epochs=$(grep -c "training pairs segmented by sampling (alpha 0.2)" "$WORK/spl.err")
+[ "$epochs" -ge 2 ] && pass "subword sampling: a new segmentation in each of $epochs epochs" \
+  || fail "subword sampling: $epochs segmentation messages"
+
 # --- SIGINT saves a checkpoint, exits 130, and the run resumes ---------------------------
 "$TRAIN" --config configs/sample.json --out "$WORK/int" "${words[@]}" --set train.max_steps=100000 \
   >/dev/null 2>"$WORK/int.err" &

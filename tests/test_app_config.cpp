@@ -207,6 +207,32 @@ TEST(Config, SharedEmbeddingsNeedOneSentencePieceVocabulary) {
   }
 }
 
+TEST(Config, SampleAlphaNeedsSubwordsAndAProbabilityForBpe) {
+  // Not in the round trip of every field below: it needs the default tokenizer kind.
+  auto c = config_from_json(
+      config_to_json(config_from_json(json::object(), "f", {"tokenizer.sample_alpha=0.3"})), "r",
+      {});
+  EXPECT_DOUBLE_EQ(c.tokenizer.sample_alpha, 0.3);
+  EXPECT_DOUBLE_EQ(config_from_json(json::object(), "f", {}).tokenizer.sample_alpha, 0.0);
+  struct Case {
+    std::vector<std::string> set;
+    const char* expected;
+  };
+  for (const auto& bad :
+       {Case{{"tokenizer.sample_alpha=-0.1"}, "tokenizer.sample_alpha: must not be negative"},
+        Case{{"tokenizer.kind=words", "tokenizer.sample_alpha=0.3"},
+             "tokenizer.sample_alpha: needs tokenizer.kind \"sentencepiece\""},
+        Case{{"tokenizer.subword_model=bpe", "tokenizer.sample_alpha=1"},
+             "tokenizer.sample_alpha: is BPE-dropout's merge-drop probability"}}) {
+    auto message = config_error([&] { config_from_json(json::object(), "f", bad.set); });
+    EXPECT_NE(message.find(bad.expected), std::string::npos) << bad.set.back() << ": " << message;
+  }
+  EXPECT_DOUBLE_EQ(config_from_json(json::object(), "f",
+                                    {"tokenizer.subword_model=bpe", "tokenizer.sample_alpha=0.1"})
+                       .tokenizer.sample_alpha,
+                   0.1);
+}
+
 TEST(Config, MalformedSetIsAnError) {
   for (const char* bad : {"model", "model.d_model", "=3", ".x=3", "model.=3"}) {
     auto message = config_error([&] { config_from_json(json::object(), "f", {bad}); });
@@ -230,8 +256,8 @@ const std::map<std::string, std::set<std::string>> kEveryKey = {
      {"corpus", "train_file", "valid_file", "test_file", "valid_fraction", "test_fraction", "seed",
       "strict", "max_chars"}},
     {"tokenizer",
-     {"kind", "vocab_size", "subword_model", "shared", "byte_fallback", "character_coverage",
-      "verbose", "src_len", "tgt_len"}},
+     {"kind", "vocab_size", "subword_model", "shared", "byte_fallback", "sample_alpha",
+      "character_coverage", "verbose", "src_len", "tgt_len"}},
     {"model",
      {"src_vocab", "tgt_vocab", "d_model", "n_heads", "head_dim", "d_ff", "encoder_layers",
       "decoder_layers", "dropout", "output_dropout", "positions", "max_len", "tie_embeddings",
