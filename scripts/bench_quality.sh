@@ -10,7 +10,8 @@ model=${1:-runs/base}
 shift || true
 eval_flags=("$@")  # e.g. --beam 1
 [ -f "$model/model.pt" ] || { echo "error: $model has no trained model" >&2; exit 2; }
-if ! command -v apertium >/dev/null || ! apertium -l 2>/dev/null | grep -q eng-spa; then
+# (grep without -q reads to the end: -q could stop apertium with SIGPIPE, a failure under pipefail)
+if ! command -v apertium >/dev/null || ! apertium -l 2>/dev/null | grep eng-spa >/dev/null; then
   sudo=""; [ "$(id -u)" -eq 0 ] || sudo=sudo
   $sudo apt-get install -y -qq --no-install-recommends apertium-eng-spa >/dev/null
 fi
