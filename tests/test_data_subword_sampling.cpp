@@ -59,7 +59,8 @@ int sampled_differently(const Tokenizer& tokenizer, const std::vector<std::strin
 
 std::vector<std::string> spanish_texts(size_t n) {
   std::vector<std::string> texts;
-  for (size_t i = 0; i < n && i < training_pairs().size(); ++i) texts.push_back(training_pairs()[i].tgt);
+  for (size_t i = 0; i < n && i < training_pairs().size(); ++i)
+    texts.push_back(training_pairs()[i].tgt);
   return texts;
 }
 

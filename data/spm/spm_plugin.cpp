@@ -166,15 +166,15 @@ std::string check_id(const AtentoSpmModel* model, int32_t id) {
 
 // Hands `pieces` over as a plugin buffer.
 int give_ids(const std::vector<int>& pieces, int32_t** ids, size_t* count, char** error) {
-    int32_t* out = nullptr;
-    if (!pieces.empty()) {
-      out = static_cast<int32_t*>(std::malloc(pieces.size() * sizeof(int32_t)));
-      if (out == nullptr) return fail(error, "SentencePiece encode: out of memory");
-      for (size_t i = 0; i < pieces.size(); ++i) out[i] = pieces[i];
-    }
-    *ids = out;
-    *count = pieces.size();
-    return 0;
+  int32_t* out = nullptr;
+  if (!pieces.empty()) {
+    out = static_cast<int32_t*>(std::malloc(pieces.size() * sizeof(int32_t)));
+    if (out == nullptr) return fail(error, "SentencePiece encode: out of memory");
+    for (size_t i = 0; i < pieces.size(); ++i) out[i] = pieces[i];
+  }
+  *ids = out;
+  *count = pieces.size();
+  return 0;
 }
 
 // Encodes `size` bytes with `segment(text, &pieces)`: the best or a sampled segmentation.
