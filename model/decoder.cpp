@@ -112,4 +112,19 @@ torch::Tensor DecoderImpl::step(DecoderState& state, const torch::Tensor& tokens
   return x.squeeze(1);  // [B,1,D] → [B,D]
 }
 
+torch::Tensor DecoderImpl::step_at(std::vector<LayerCache>& caches, const torch::Tensor& tokens,
+                                   const torch::Tensor& positions, const torch::Tensor& self_keep,
+                                   const torch::Tensor& cross_keep) {
+  TORCH_CHECK(caches.size() == layers->size(), "decode step: ", caches.size(), " layer caches for ",
+              layers->size(), " decoder layers");
+  const int64_t rows = tokens.size(0);
+  auto x = embed->forward_at(tokens.view({rows, 1}), positions);  // [B] → [B,1] → [B,1,D]
+  for (size_t i = 0; i < layers->size(); ++i) {
+    x = layers->ptr<DecoderLayerImpl>(i)->forward(x, self_keep, torch::Tensor(), cross_keep,
+                                                  &caches[i]);
+  }
+  x = final_norm ? final_norm(x) : x;
+  return x.squeeze(1);  // [B,1,D] → [B,D]
+}
+
 }  // namespace atento::model

@@ -26,7 +26,6 @@ using DecoderOptions = StackOptions;
 /// The decoder of a Seq2Seq model: target vocabulary, decoder_layers blocks.
 DecoderOptions decoder_options(const ModelOptions& options);
 
-
 /// Decoder block: causal self-attention, cross-attention over the encoder output, feed-forward.
 class DecoderLayerImpl : public torch::nn::Module {
  public:
@@ -66,6 +65,14 @@ class DecoderImpl : public torch::nn::Module {
   /// One cached step: tokens [B] at position state.step → hidden [B,D]; updates the caches
   /// (and state.cross_attention when recording). Does not advance state.step.
   torch::Tensor step(DecoderState& state, const torch::Tensor& tokens);
+  /// One cached step of rows at different positions (continuous batching): tokens [B] at
+  /// positions [B]; self_keep [B,1,1,K] marks, among the K = length-first+1 columns each
+  /// layer's cache will span after this step, the ones row b attends (undefined: all);
+  /// cross_keep [B,1,1,S].
+  /// Appends to `caches` → hidden [B,D].
+  torch::Tensor step_at(std::vector<LayerCache>& caches, const torch::Tensor& tokens,
+                        const torch::Tensor& positions, const torch::Tensor& self_keep,
+                        const torch::Tensor& cross_keep);
 
   DecoderOptions options;
   PositionalEmbedding embed{nullptr};

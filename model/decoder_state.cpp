@@ -38,6 +38,20 @@ void LayerCache::append(const torch::Tensor& k, const torch::Tensor& v) {
   length = needed;
 }
 
+void LayerCache::keep_from(int64_t column) {
+  TORCH_CHECK(column >= 0 && column <= length, "LayerCache::keep_from: column ", column,
+              " outside 0..", length);
+  if (column == 0) return;
+  const int64_t kept = length - column;
+  if (kept > 0) {
+    // [B,H,column..length,Dh] → [B,H,0..kept,Dh]; a copy first, as the ranges may overlap
+    self_k.narrow(2, 0, kept).copy_(self_k.narrow(2, column, kept).clone());
+    self_v.narrow(2, 0, kept).copy_(self_v.narrow(2, column, kept).clone());
+  }
+  length = kept;
+  first = std::max<int64_t>(0, first - column);
+}
+
 void DecoderState::reorder(const torch::Tensor& indices) {
   TORCH_CHECK(indices.dim() == 1, "DecoderState::reorder: indices must be [B'], got ",
               indices.sizes());

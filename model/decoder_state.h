@@ -14,15 +14,23 @@ namespace atento::model {
 /// to spare (capacity doubles when full), so a step writes one position instead of copying
 /// the whole cache.
 struct LayerCache {
-  torch::Tensor self_k, self_v;    ///< [B,H,capacity,Dh]; positions [0, length) are filled
-  int64_t length = 0;              ///< positions cached so far
+  torch::Tensor self_k, self_v;  ///< [B,H,capacity,Dh]; positions [0, length) are filled
+  int64_t length = 0;            ///< positions cached so far
+  /// Oldest column attended: keys()/values() span [first, length). Stays 0 except in
+  /// continuous batching, where rows start at different columns.
+  int64_t first = 0;
   torch::Tensor cross_k, cross_v;  ///< [B,H,S,Dh], computed once from the encoder output
   /// Writes k, v [B,H,T,Dh] at positions length..length+T-1, growing the buffers if needed.
   void append(const torch::Tensor& k, const torch::Tensor& v);
-  /// Cached keys [B,H,length,Dh] (a view of the buffer).
-  torch::Tensor keys() const { return self_k.narrow(2, 0, length); }
-  /// Cached values [B,H,length,Dh] (a view of the buffer).
-  torch::Tensor values() const { return self_v.narrow(2, 0, length); }
+  /// Moves columns [column, length) to the front of the buffers (continuous batching reclaims
+  /// the columns no row attends any more); length and first drop by `column`.
+  void keep_from(int64_t column);
+  /// Columns the buffers hold; 0 before the first append.
+  int64_t capacity() const { return self_k.defined() ? self_k.size(2) : 0; }
+  /// Cached keys [B,H,length-first,Dh] (a view of the buffer).
+  torch::Tensor keys() const { return self_k.narrow(2, first, length - first); }
+  /// Cached values [B,H,length-first,Dh] (a view of the buffer).
+  torch::Tensor values() const { return self_v.narrow(2, first, length - first); }
 };
 
 /// Explicit decoding state. A copy shares the cache buffers with the original, which

@@ -37,6 +37,23 @@ torch::Tensor PositionalEmbeddingImpl::forward(const torch::Tensor& ids, int64_t
   return x + positions->weight.narrow(0, offset, length);
 }
 
+torch::Tensor PositionalEmbeddingImpl::forward_at(const torch::Tensor& ids,
+                                                  const torch::Tensor& at) {
+  check_token_ids(ids, "PositionalEmbedding input");
+  TORCH_CHECK(ids.size(1) == 1 && at.dim() == 1 && at.size(0) == ids.size(0),
+              "PositionalEmbedding::forward_at: ids [B,1] and positions [B] expected, got ",
+              ids.sizes(), " and ", at.sizes());
+  auto x = tokens(ids);  // [B,1] → [B,1,D]
+  if (!positions) {
+    return x;
+  }
+  TORCH_CHECK(at.numel() == 0 ||
+                  (at.min().item<int64_t>() >= 0 && at.max().item<int64_t>() < options.max_len()),
+              "PositionalEmbedding::forward_at: positions must lie in 0..", options.max_len() - 1);
+  // [B] → [B,D] → [B,1,D]
+  return x + positions->weight.index_select(0, at).unsqueeze(1);
+}
+
 void check_token_ids(const torch::Tensor& ids, const char* what) {
   TORCH_CHECK(ids.dim() == 2, what, " must be [B,L] token ids, got shape ", ids.sizes());
   TORCH_CHECK(ids.scalar_type() == torch::kLong, what, " must be int64, got ", ids.scalar_type());

@@ -34,6 +34,9 @@ class PositionalEmbeddingImpl : public torch::nn::Module {
   /// ids [B,L] int64 at positions offset..offset+L-1 → [B,L,D]. Throws when a position lies
   /// beyond the table.
   torch::Tensor forward(const torch::Tensor& ids, int64_t offset = 0);
+  /// ids [B,1] int64, row b at position at[b] ([B] int64): rows at different positions
+  /// (continuous batching) → [B,1,D]. Throws when a position lies beyond the table.
+  torch::Tensor forward_at(const torch::Tensor& ids, const torch::Tensor& at);
 
   PositionalEmbeddingOptions options;
   torch::nn::Embedding tokens{nullptr};

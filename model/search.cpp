@@ -49,12 +49,7 @@ SearchPlan prepare(const Seq2Seq& model, const torch::Tensor& src, const SearchO
   const auto* length = lengths.data_ptr<int64_t>();
   for (int64_t b = 0; b < src.size(0); ++b) {
     plan.src_len.push_back(length[b]);
-    const auto by_ratio =
-        static_cast<int64_t>(std::floor(options.max_len_ratio * static_cast<double>(length[b]))) +
-        options.max_len_extra;
-    plan.limit.push_back(options.force_len > 0
-                             ? options.force_len
-                             : std::max<int64_t>(1, std::min(arch.max_len, by_ratio)));
+    plan.limit.push_back(output_limit(arch, length[b], options));
   }
   // Padding and the start token are never outputs (a shared bos/eos id stays allowed).
   std::vector<int64_t> forbidden{kPadId};
@@ -108,8 +103,7 @@ Hypothesis finish(const Partial& partial, float log_prob, int64_t generated, int
                   const SearchOptions& options) {
   Hypothesis hypothesis;
   hypothesis.tokens = partial.tokens;
-  hypothesis.score = static_cast<double>(log_prob) /
-                     std::pow(static_cast<double>(generated), options.length_penalty);
+  hypothesis.score = normalised_score(log_prob, generated, options.length_penalty);
   if (!partial.attention.empty()) {
     // steps × [L,H,S] → [len,L,H,S]; per layer [len,H,S] → [H,len,S], real source columns only
     const auto all = torch::stack(partial.attention, 0).narrow(3, 0, src_len);
@@ -354,6 +348,18 @@ void keep_n_best(std::vector<std::vector<Hypothesis>>& finished, int64_t n_best)
 }
 
 }  // namespace
+
+int64_t output_limit(const ModelOptions& arch, int64_t src_len, const SearchOptions& options) {
+  if (options.force_len > 0) return options.force_len;
+  const auto by_ratio =
+      static_cast<int64_t>(std::floor(options.max_len_ratio * static_cast<double>(src_len))) +
+      options.max_len_extra;
+  return std::max<int64_t>(1, std::min(arch.max_len, by_ratio));
+}
+
+double normalised_score(double log_prob, int64_t generated, double length_penalty) {
+  return log_prob / std::pow(static_cast<double>(generated), length_penalty);
+}
 
 std::vector<std::vector<Hypothesis>> greedy_search(Seq2Seq& model, const torch::Tensor& src,
                                                    const SearchOptions& options) {

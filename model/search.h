@@ -47,6 +47,14 @@ struct Hypothesis {
   std::vector<torch::Tensor> attention;
 };
 
+/// Most output tokens (eos included) for a source of `src_len` real tokens:
+/// options.force_len when set, else min(max_len, floor(max_len_ratio · src_len) +
+/// max_len_extra), at least 1.
+int64_t output_limit(const ModelOptions& arch, int64_t src_len, const SearchOptions& options);
+
+/// A hypothesis' score: log_prob / generated^length_penalty (generated counts eos).
+double normalised_score(double log_prob, int64_t generated, double length_penalty);
+
 /// Translates src [B,S] (int64, pad 0): for each sentence, min(n_best, …) hypotheses sorted by
 /// score, best first. Greedy when options.beam == 1, beam search otherwise. Runs without
 /// gradients in eval mode and restores the model's previous mode.
