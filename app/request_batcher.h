@@ -2,7 +2,9 @@
 // The batching queue of atento-serve: HTTP threads submit sentences and wait on futures; worker
 // threads (the only ones that touch the model) each take what has arrived together, up to a
 // bounded batch after a bounded wait, and decode it as one batch. Several workers decode
-// different batches at once.
+// different batches at once. With a StepDecoder, greedy sentences are decoded with continuous
+// batching instead: they join a worker's running batch between two decoding steps and leave
+// it as soon as they end.
 
 #include <chrono>
 #include <condition_variable>
@@ -11,10 +13,13 @@
 #include <deque>
 #include <functional>
 #include <future>
+#include <map>
+#include <memory>
 #include <mutex>
 #include <stdexcept>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 namespace atento {
@@ -35,6 +40,22 @@ using TranslationResult = std::vector<std::string>;
 using BatchTranslator =
     std::function<std::vector<TranslationResult>(const std::vector<TranslationJob>&)>;
 
+/// Continuous batching on one worker, for jobs with beam 1 and n_best 1: jobs join the running
+/// batch between steps and leave it when they end. Used by one worker thread only.
+class StepDecoder {
+ public:
+  virtual ~StepDecoder() = default;
+  /// Adds `jobs` to the running batch, known by `tags` from then on.
+  virtual void join(const std::vector<TranslationJob>& jobs, const std::vector<uint64_t>& tags) = 0;
+  /// Decodes one step of every job in the batch; returns the jobs that ended, with results.
+  virtual std::vector<std::pair<uint64_t, TranslationResult>> step() = 0;
+  /// Jobs in the running batch.
+  virtual size_t active() const = 0;
+};
+
+/// Makes each worker's StepDecoder, on that worker's thread.
+using StepDecoderFactory = std::function<std::unique_ptr<StepDecoder>()>;
+
 struct BatcherOptions {
   /// Most sentences decoded together.
   size_t max_batch = 32;
@@ -54,8 +75,10 @@ class QueueFull : public std::runtime_error {
 
 class RequestBatcher {
  public:
-  /// Starts the worker threads.
-  RequestBatcher(BatchTranslator translate, BatcherOptions options);
+  /// Starts the worker threads. With `make_step_decoder`, jobs of beam 1 and n_best 1 are
+  /// decoded by continuous batching, at most max_batch at once per worker.
+  RequestBatcher(BatchTranslator translate, BatcherOptions options,
+                 StepDecoderFactory make_step_decoder = nullptr);
   /// stop(), then joins the workers.
   ~RequestBatcher();
   RequestBatcher(const RequestBatcher&) = delete;
@@ -68,7 +91,7 @@ class RequestBatcher {
   /// Refuses new work, finishes what is queued, and returns when every worker has ended.
   void stop();
 
-  /// Batches decoded so far, and the largest one.
+  /// Batches decoded so far (with continuous batching: decoding steps), and the largest one.
   size_t batches() const;
   size_t largest_batch() const;
 
@@ -79,14 +102,33 @@ class RequestBatcher {
     std::chrono::steady_clock::time_point queued;
   };
 
+  // A worker's continuous batch: its decoder and the promises of the jobs in it.
+  struct Stream {
+    std::unique_ptr<StepDecoder> decoder;
+    std::map<uint64_t, std::promise<TranslationResult>> running;
+    uint64_t next_tag = 0;
+  };
+
   void work();
   /// Waits for work; moves the next batch out of the queue (empty when stopping and drained).
   std::vector<Pending> next_batch(std::unique_lock<std::mutex>& lock);
+  /// Decodes one batch as a whole and fulfils its promises.
+  void decode_batch(std::vector<Pending> batch);
+  /// Queued jobs at the front that a StepDecoder takes, at most `room`.
+  std::vector<Pending> take_streamable(size_t room);
+  /// Adds `joining` to the stream, decodes one step and fulfils the promises of the jobs that
+  /// ended; on an exception, fails every job in the stream and starts a new decoder.
+  void stream_step(Stream& stream, std::vector<Pending> joining);
+  /// A new StepDecoder; none without a factory or when it throws.
+  std::unique_ptr<StepDecoder> make_decoder() const;
+  /// Counts one decoded batch (or step) of `size` sentences.
+  void count_batch(size_t size);
   /// Queued jobs that share the first job's search settings.
   size_t matching_front() const;
 
   BatchTranslator translate_;
   BatcherOptions options_;
+  StepDecoderFactory make_step_decoder_;
   mutable std::mutex mutex_;
   std::condition_variable wake_;
   std::deque<Pending> queue_;

@@ -15,7 +15,8 @@ int main(int argc, char** argv) {
     app.add_option("--port", args.port, "TCP port (0 = any free port, printed on stderr)")
         ->capture_default_str()
         ->check(CLI::Range(0, 65535));
-    app.add_option("--threads", args.threads, "CPU threads of the decoder, over all workers (0 = all cores)")
+    app.add_option("--threads", args.threads,
+                   "CPU threads of the decoder, over all workers (0 = all cores)")
         ->check(CLI::NonNegativeNumber);
     app.add_option("--workers", args.workers,
                    "Decoding workers, each with its own batch (0 = one per CPU thread, one on "
@@ -33,6 +34,9 @@ int main(int argc, char** argv) {
     app.add_option("--max-batch", args.max_batch, "Most sentences decoded together")
         ->capture_default_str()
         ->check(CLI::Range(1, 4096));
+    app.add_flag("--whole-batches{false}", args.continuous,
+                 "Decode greedy requests batch by batch (like beam requests) instead of letting "
+                 "them join a running batch between decoding steps");
     app.add_option("--batch-wait-ms", args.batch_wait_ms,
                    "Longest wait of a sentence for others to share its batch")
         ->capture_default_str()

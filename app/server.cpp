@@ -14,6 +14,7 @@
 #include "app/libretranslate_api.h"
 #include "app/model_dir.h"
 #include "app/request_batcher.h"
+#include "app/stream_translator.h"
 #include "app/translator.h"
 
 namespace atento {
@@ -216,7 +217,13 @@ int run_server(const ServeArgs& args) {
   batching.max_queued = args.max_queued;
   const auto threads = decoder_threads(args, trained);
   batching.workers = threads.workers;
-  RequestBatcher batcher(model_translator(trained, threads.per_worker), batching);
+  StepDecoderFactory stream;
+  if (args.continuous) {
+    stream = [&trained, per_worker = threads.per_worker] {
+      return make_stream_translator(trained, per_worker);
+    };
+  }
+  RequestBatcher batcher(model_translator(trained, threads.per_worker), batching, stream);
 
   httplib::Server server;
   configure(server, args, batcher, limits);
@@ -230,14 +237,15 @@ int run_server(const ServeArgs& args) {
   });
   std::cerr << "atento-serve: listening on http://" << args.host << ":" << port << " (model "
             << args.model_dir << ", beam " << limits.default_beam << ", max batch "
-            << args.max_batch << ", " << threads.workers << " decoding worker(s) of "
-            << threads.per_worker << " thread(s))" << std::endl;
+            << args.max_batch << (args.continuous ? ", continuous batching" : "") << ", "
+            << threads.workers << " decoding worker(s) of " << threads.per_worker << " thread(s))"
+            << std::endl;
   bool ok = server.listen_after_bind();
   if (!signalled) pthread_kill(waiter.native_handle(), SIGTERM);
   waiter.join();
   batcher.stop();
-  std::cerr << "atento-serve: stopped (" << batcher.batches() << " batches, largest "
-            << batcher.largest_batch() << " sentences)" << std::endl;
+  std::cerr << "atento-serve: stopped (" << batcher.batches() << " batches or decoding steps, "
+            << "largest " << batcher.largest_batch() << " sentences)" << std::endl;
   if (!ok && !signalled) throw std::runtime_error("the server stopped unexpectedly");
   return kExitOk;
 }

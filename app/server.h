@@ -29,6 +29,9 @@ struct ServeArgs {
   int64_t max_beam = 8;
   /// Most sentences (lines) decoded in one batch.
   size_t max_batch = 32;
+  /// Greedy sentences join a worker's running batch between decoding steps (continuous
+  /// batching); false: they are decoded batch by batch, like beam search.
+  bool continuous = true;
   /// Longest time, in milliseconds, the oldest queued sentence waits for others to join it.
   double batch_wait_ms = 2.0;
   /// Most characters over all strings of one request.

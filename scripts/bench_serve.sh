@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Load benchmark of atento-serve, loopback only; it asserts nothing.
 #   scripts/bench_serve.sh [--model DIR] [--requests N] [--threads N] [--max-batch N] [--workers N]
+#                          [--whole-batches]
 # 1. atento-translate, greedy, on the benchmark sentences as one file: sentences/s, peak RSS
 # 2. atento-serve (greedy) under 1, 8 and 64 concurrent single-sentence clients
 #    (scripts/serve_load.js, Node): N requests each run (N/4 for 1 client), throughput,
@@ -14,6 +15,7 @@ requests=2000
 threads=2
 max_batch=32
 workers=0
+serve_flags=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --model) model=$2; shift 2 ;;
@@ -21,6 +23,7 @@ while [ $# -gt 0 ]; do
     --threads) threads=$2; shift 2 ;;
     --max-batch) max_batch=$2; shift 2 ;;
     --workers) workers=$2; shift 2 ;;
+    --whole-batches) serve_flags+=(--whole-batches); shift ;;
     *) echo "error: unknown option $1" >&2; exit 2 ;;
   esac
 done
@@ -51,7 +54,7 @@ printf '%-36s %8s sentences/s, peak RSS %s MB\n' "atento-translate (one batch jo
   "$batch_rate" "$batch_rss"
 
 build/atento-serve --model "$model" --host 127.0.0.1 --port 0 --beam 1 --threads "$threads" \
-  --max-batch "$max_batch" --workers "$workers" 2>"$out/serve.err" &
+  --max-batch "$max_batch" --workers "$workers" "${serve_flags[@]}" 2>"$out/serve.err" &
 pid=$!
 trap 'kill "$pid" 2>/dev/null || true' EXIT
 for _ in $(seq 1 600); do

@@ -68,11 +68,16 @@ for i, line in enumerate(open(sys.argv[1], encoding="utf-8").read().split("\n")[
     with open(os.path.join(sys.argv[2], "%03d.json" % i), "w", encoding="utf-8") as f:
         json.dump({"q": line, "source": "en", "target": "es", "format": "text"}, f)
 PY
-ls "$WORK"/curl/*.json | xargs -P 8 -I{} sh -c \
-  'curl -s -H "Content-Type: application/json" --data-binary @{} "$URL/translate" >{}.out'
-for f in "$WORK"/curl/*.json.out; do
-  python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["translatedText"])' "$f"
-done >"$WORK/curl.es" 2>/dev/null
+# each_line_concurrently OUT: the requests in $WORK/curl, 8 at a time; translations to OUT.
+each_line_concurrently() {
+  rm -f "$WORK"/curl/*.out
+  ls "$WORK"/curl/*.json | xargs -P 8 -I{} sh -c \
+    'curl -s -H "Content-Type: application/json" --data-binary @{} "$URL/translate" >{}.out'
+  for f in "$WORK"/curl/*.json.out; do
+    python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["translatedText"])' "$f"
+  done >"$1" 2>/dev/null
+}
+each_line_concurrently "$WORK/curl.es"
 cmp -s "$WORK/curl.es" "$WORK/expected.es" \
   && pass "curl, 24 concurrent JSON requests: translations equal atento-translate's" \
   || { fail "curl translations differ from atento-translate's"; diff "$WORK/curl.es" "$WORK/expected.es" | head; }
@@ -211,4 +216,21 @@ expect_exit 1 "a port in use is an error" -- "$S" --model "$model" --port "${URL
 expect_stderr "cannot listen on 127.0.0.1:${URL##*:}" "says which address it cannot listen on"
 kill -INT "$server_pid"; wait "$server_pid"; status=$?; server_pid=""
 [ "$status" = 0 ] && pass "SIGINT: exits 0" || fail "SIGINT: exit status $status"
+
+# --- greedy requests: continuous batching (sentences join a running batch between steps) ----
+"$BUILD/atento-translate" --model "$model" --beam 1 --input "$WORK/lines.en" \
+  >"$WORK/expected1.es" 2>/dev/null
+start_server "$WORK/serve3.err" --beam 1 --workers 1 || fail "greedy server"
+grep -q "continuous batching" "$WORK/serve3.err" && pass "greedy server: continuous batching" \
+  || fail "greedy server does not say it batches continuously: $(cat "$WORK/serve3.err")"
+each_line_concurrently "$WORK/curl1.es"
+cmp -s "$WORK/curl1.es" "$WORK/expected1.es" \
+  && pass "greedy, 24 concurrent requests joining one running batch: translations equal atento-translate --beam 1's" \
+  || { fail "greedy translations differ from atento-translate --beam 1's"; diff "$WORK/curl1.es" "$WORK/expected1.es" | head; }
+post '{"q": ["", "Good morning.", "   "], "source": "en", "target": "es"}'
+python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["translatedText"]
+assert r[0] == "" and r[2] == "" and r[1] != "", r' "$WORK/body" \
+  && pass "greedy: blank strings stay blank beside a sentence" || fail "greedy blanks: $(cat "$WORK/body")"
+kill -TERM "$server_pid"; wait "$server_pid"; status=$?; server_pid=""
+[ "$status" = 0 ] && pass "greedy server: SIGTERM exits 0" || fail "greedy server: exit status $status"
 finish
