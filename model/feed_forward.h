@@ -8,6 +8,9 @@
 #include <torch/nn/pimpl.h>
 
 #include <cstdint>
+#include <memory>
+
+#include "model/projection.h"
 
 namespace atento::model {
 
@@ -27,6 +30,11 @@ class FeedForwardImpl : public torch::nn::Module {
   torch::Tensor forward(const torch::Tensor& x);
 
   torch::nn::Linear linear1{nullptr}, linear2{nullptr};
+
+ private:
+  /// Transposed copies of the two weights, for decoding steps (see dense()).
+  std::shared_ptr<TransposedWeight> linear1_t_ = std::make_shared<TransposedWeight>(),
+                                    linear2_t_ = std::make_shared<TransposedWeight>();
 };
 TORCH_MODULE(FeedForward);
 
