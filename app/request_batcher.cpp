@@ -137,6 +137,9 @@ void RequestBatcher::decode_batch(std::vector<Pending> batch) {
 
 std::vector<RequestBatcher::Pending> RequestBatcher::take_streamable(size_t room) {
   std::vector<Pending> taken;
+  // A worker waiting for work starts its own batch: two half batches decode faster than one
+  // whole (every worker has its own threads).
+  if (idle_ > 0) return taken;
   // From the front only: a queued beam job stops the joining, so the stream drains and the
   // beam job is decoded next, in arrival order.
   while (taken.size() < room && !queue_.empty() && streamable(queue_.front().job)) {
@@ -202,7 +205,9 @@ void RequestBatcher::work() {
       lock.lock();
       continue;
     }
+    ++idle_;
     auto batch = next_batch(lock);
+    --idle_;
     if (batch.empty()) return;
     lock.unlock();
     if (stream.decoder && streamable(batch.front().job)) {

@@ -114,7 +114,8 @@ class RequestBatcher {
   std::vector<Pending> next_batch(std::unique_lock<std::mutex>& lock);
   /// Decodes one batch as a whole and fulfils its promises.
   void decode_batch(std::vector<Pending> batch);
-  /// Queued jobs at the front that a StepDecoder takes, at most `room`.
+  /// Queued jobs at the front that a StepDecoder takes, at most `room`; none while another
+  /// worker waits for work.
   std::vector<Pending> take_streamable(size_t room);
   /// Adds `joining` to the stream, decodes one step and fulfils the promises of the jobs that
   /// ended; on an exception, fails every job in the stream and starts a new decoder.
@@ -135,6 +136,8 @@ class RequestBatcher {
   bool stopping_ = false;
   size_t batches_ = 0;
   size_t largest_batch_ = 0;
+  /// Workers waiting for work (in next_batch).
+  size_t idle_ = 0;
   std::vector<std::thread> workers_;
 };
 

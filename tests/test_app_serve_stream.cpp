@@ -1,7 +1,7 @@
 // Tests for continuous batching in app/request_batcher: greedy jobs go to each worker's
 // StepDecoder and beam jobs to the batch translator; a job joins a running batch without
-// waiting for it to end; the running batch stays within max_batch; a failing step fails the
-// jobs in it only; stop() finishes the running batch.
+// waiting for it to end, unless another worker is idle; the running batch stays within
+// max_batch; a failing step fails the jobs in it only; stop() finishes the running batch.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -128,6 +128,18 @@ TEST(ContinuousBatchingTest, AJobJoinsARunningBatchAndEndsBeforeIt) {
       << "the short job waited for the long one to end";
   EXPECT_EQ(long_job.get().at(0), std::string(200, 'x') + "/stream");
   EXPECT_EQ(log.most_active.load(), 2u);
+}
+
+TEST(ContinuousBatchingTest, AnIdleWorkerStartsItsOwnBatchInsteadOfJoiningABusyOne) {
+  StreamLog log;
+  RequestBatcher batcher(beam_translator(), stream_batcher_options(8, 2),
+                         fake_streams(log, std::chrono::milliseconds(2)));
+  auto first = std::move(batcher.submit({{std::string(40, 'p'), 1, 1}}).front());
+  while (log.steps.load() < 3) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  auto second = std::move(batcher.submit({{std::string(40, 'q'), 1, 1}}).front());
+  EXPECT_EQ(first.get().at(0), std::string(40, 'p') + "/stream");
+  EXPECT_EQ(second.get().at(0), std::string(40, 'q') + "/stream");
+  EXPECT_EQ(log.most_active.load(), 1u) << "the second job joined the busy worker's batch";
 }
 
 TEST(ContinuousBatchingTest, ARunningBatchStaysWithinMaxBatch) {
