@@ -44,9 +44,7 @@ GreedyStream::GreedyStream(Seq2Seq model, const SearchOptions& options)
   TORCH_CHECK(!options_.record_attention && options_.force_len == 0,
               "GreedyStream: record_attention and force_len are not supported");
   device_ = model_->parameters().front().device();
-  std::vector<int64_t> forbidden{kPadId};
-  if (options_.bos_id != options_.eos_id) forbidden.push_back(options_.bos_id);
-  forbidden_ = to_device(forbidden, device_);
+  forbidden_ = to_device(forbidden_tokens(options_), device_);
 }
 
 void GreedyStream::add(const std::vector<std::vector<int64_t>>& sources,

@@ -51,15 +51,7 @@ SearchPlan prepare(const Seq2Seq& model, const torch::Tensor& src, const SearchO
     plan.src_len.push_back(length[b]);
     plan.limit.push_back(output_limit(arch, length[b], options));
   }
-  // Padding and the start token are never outputs (a shared bos/eos id stays allowed).
-  std::vector<int64_t> forbidden{kPadId};
-  if (options.bos_id != options.eos_id) {
-    forbidden.push_back(options.bos_id);
-  }
-  if (options.force_len > 0) {
-    forbidden.push_back(options.eos_id);
-  }
-  plan.forbidden = torch::tensor(forbidden, torch::kLong).to(src.device());
+  plan.forbidden = torch::tensor(forbidden_tokens(options), torch::kLong).to(src.device());
   return plan;
 }
 
@@ -355,6 +347,18 @@ int64_t output_limit(const ModelOptions& arch, int64_t src_len, const SearchOpti
       static_cast<int64_t>(std::floor(options.max_len_ratio * static_cast<double>(src_len))) +
       options.max_len_extra;
   return std::max<int64_t>(1, std::min(arch.max_len, by_ratio));
+}
+
+std::vector<int64_t> forbidden_tokens(const SearchOptions& options) {
+  // Padding and the start token are never outputs (a shared bos/eos id stays allowed).
+  std::vector<int64_t> forbidden{kPadId};
+  if (options.bos_id != options.eos_id) {
+    forbidden.push_back(options.bos_id);
+  }
+  if (options.force_len > 0) {
+    forbidden.push_back(options.eos_id);
+  }
+  return forbidden;
 }
 
 double normalised_score(double log_prob, int64_t generated, double length_penalty) {

@@ -52,6 +52,10 @@ struct Hypothesis {
 /// max_len_extra), at least 1.
 int64_t output_limit(const ModelOptions& arch, int64_t src_len, const SearchOptions& options);
 
+/// Token ids a search never emits: padding, the start token (unless it is also the end
+/// token), and the end token when force_len is set.
+std::vector<int64_t> forbidden_tokens(const SearchOptions& options);
+
 /// A hypothesis' score: log_prob / generated^length_penalty (generated counts eos).
 double normalised_score(double log_prob, int64_t generated, double length_penalty);
 
