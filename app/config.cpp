@@ -57,8 +57,8 @@ class Reader {
   }
   void operator()(const char* key, int64_t& field) {
     if (const json* v = find(key)) {
-      const bool fits = v->is_number_integer() &&
-                        !(v->is_number_unsigned() && v->get<uint64_t>() > INT64_MAX);
+      const bool fits =
+          v->is_number_integer() && !(v->is_number_unsigned() && v->get<uint64_t>() > INT64_MAX);
       if (!fits) fail(key, "expected an integer in 64 bits, got " + shown(*v));
       field = v->get<int64_t>();
     }
@@ -158,7 +158,8 @@ const EnumNames<LrSchedule> kSchedules = {{"constant", LrSchedule::kConstant},
                                           {"linear", LrSchedule::kLinear}};
 const EnumNames<Backend> kBackends = {
     {"auto", Backend::kAuto}, {"gloo", Backend::kGloo}, {"nccl", Backend::kNccl}};
-const EnumNames<Precision> kPrecisions = {{"fp32", Precision::kFp32}, {"bf16", Precision::kBf16}};
+const EnumNames<Precision> kPrecisions = {
+    {"fp32", Precision::kFp32}, {"bf16", Precision::kBf16}, {"auto", Precision::kAuto}};
 const EnumNames<BestMetric> kBestMetrics = {{"next_word_accuracy", BestMetric::kAccuracy},
                                             {"loss", BestMetric::kLoss}};
 
@@ -403,10 +404,11 @@ void validate_tokenizer(const data::TokenizerOptions& t) {
         "must be in (0, 1]");
   check(t.sample_alpha >= 0, "tokenizer.sample_alpha", "must not be negative");
   check(t.sample_alpha == 0 || t.kind == data::TokenizerKind::kSentencePiece,
-        "tokenizer.sample_alpha", "needs tokenizer.kind \"sentencepiece\" (words have one "
+        "tokenizer.sample_alpha",
+        "needs tokenizer.kind \"sentencepiece\" (words have one "
         "segmentation)");
-  check(t.sample_alpha < 1 || t.subword_model != data::SubwordModel::kBpe,
-        "tokenizer.sample_alpha", "is BPE-dropout's merge-drop probability: must be below 1");
+  check(t.sample_alpha < 1 || t.subword_model != data::SubwordModel::kBpe, "tokenizer.sample_alpha",
+        "is BPE-dropout's merge-drop probability: must be below 1");
   check(t.src_len >= 1, "tokenizer.src_len", "must be positive");
   check(t.tgt_len >= 2, "tokenizer.tgt_len", "must be at least 2 ([start] and [end])");
 }
@@ -429,7 +431,8 @@ void validate_model(const model::ModelOptions& m, const data::TokenizerOptions& 
     throw ConfigError(std::string("configuration: ") + e.what());
   }
   check(!m.share_embeddings || (t.kind == data::TokenizerKind::kSentencePiece && t.shared),
-        "model.share_embeddings", "needs one vocabulary for both languages (tokenizer.kind "
+        "model.share_embeddings",
+        "needs one vocabulary for both languages (tokenizer.kind "
         "\"sentencepiece\" with tokenizer.shared true)");
   check(m.max_len >= t.src_len, "model.max_len",
         "must cover tokenizer.src_len (" + std::to_string(t.src_len) + ")");

@@ -33,9 +33,10 @@ inline constexpr const char* kFormatVersionKey = "format_version";
 enum class OptimizerKind { kAdam, kAdamW, kRmsprop };
 enum class LrSchedule { kConstant, kInverseSqrt, kLinear };
 enum class BestMetric { kAccuracy, kLoss };
-/// Arithmetic of the forward pass: fp32, or bf16 autocast (matmuls in bfloat16, loss and
-/// softmax in fp32). See app/precision.h.
-enum class Precision { kFp32, kBf16 };
+/// Arithmetic of the forward pass: fp32, bf16 autocast (matmuls in bfloat16, loss and
+/// softmax in fp32), or auto: bf16 where the CPU multiplies bfloat16 natively, fp32 elsewhere.
+/// See app/precision.h.
+enum class Precision { kFp32, kBf16, kAuto };
 
 /// True for the device names the configuration accepts: cpu, cuda, cuda:N.
 bool is_device_name(const std::string& name);

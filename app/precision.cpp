@@ -43,8 +43,26 @@ void set_autocast(bool cuda, bool enabled, torch::ScalarType dtype) {
 
 }  // namespace
 
+bool cpu_has_native_bf16() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_cpu_init();
+  return __builtin_cpu_supports("avx512bf16") != 0;
+#else
+  return false;
+#endif
+}
+
+Precision resolve_precision(Precision precision, const torch::Device& device) {
+  if (precision != Precision::kAuto) return precision;
+  return device.is_cpu() && cpu_has_native_bf16() ? Precision::kBf16 : Precision::kFp32;
+}
+
+const char* precision_name(Precision resolved) {
+  return resolved == Precision::kBf16 ? "bf16" : "fp32";
+}
+
 AutocastGuard::AutocastGuard(Precision precision, const torch::Device& device) {
-  if (precision != Precision::kBf16) return;
+  if (resolve_precision(precision, device) != Precision::kBf16) return;
   active_ = true;
   cuda_ = device.is_cuda();
   was_enabled_ = autocast_enabled(cuda_);

@@ -28,6 +28,7 @@ std::vector<std::string> serve_overrides(const ServeArgs& args) {
   std::vector<std::string> overrides;
   if (args.beam > 0) overrides.push_back("translate.beam=" + std::to_string(args.beam));
   if (args.threads >= 0) overrides.push_back("translate.threads=" + std::to_string(args.threads));
+  if (!args.precision.empty()) overrides.push_back("translate.precision=" + args.precision);
   return overrides;
 }
 

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "app/cli.h"
+#include "app/precision.h"
 #include "app/translator.h"
 #include "model/greedy_stream.h"
 
@@ -32,13 +33,19 @@ class StreamTranslator : public StepDecoder {
         decoded.push_back(tags[i]);
       }
     }
+    AutocastGuard autocast(trained_.config.translate.precision, trained_.device);
     stream_.add(sources, decoded);
   }
 
   std::vector<std::pair<uint64_t, TranslationResult>> step() override {
     auto ended = std::move(blank_);
     blank_.clear();
-    for (auto& [tag, hypothesis] : stream_.step()) {
+    std::vector<std::pair<uint64_t, model::Hypothesis>> finished;
+    {
+      AutocastGuard autocast(trained_.config.translate.precision, trained_.device);
+      finished = stream_.step();
+    }
+    for (auto& [tag, hypothesis] : finished) {
       ended.emplace_back(tag, TranslationResult{trained_.vocab->decode_target(hypothesis.tokens)});
     }
     return ended;

@@ -228,6 +228,7 @@ void Trainer::announce(bool resumed, int64_t threads) {
                  {"step", state_.step},
                  {"threads", threads},
                  {"device", config_.train.device},
+                 {"precision", precision_name(resolve_precision(config_.train.precision, device_))},
                  {"world_size", group_.size()},
                  {"train_pairs", train_.size()},
                  {"valid_pairs", valid_.size()},
@@ -236,8 +237,8 @@ void Trainer::announce(bool resumed, int64_t threads) {
   std::ostringstream intro;
   intro << (resumed ? "resuming " : "training ") << dir_ << ": " << params << " parameters, "
         << train_.size() << " training / " << valid_.size() << " validation pairs, " << threads
-        << " thread(s)" << (group_.distributed() ? " per rank" : "") << ", "
-        << config_.train.device;
+        << " thread(s)" << (group_.distributed() ? " per rank" : "") << ", " << config_.train.device
+        << ", " << precision_name(resolve_precision(config_.train.precision, device_));
   if (group_.distributed()) intro << ", " << group_.size() << " ranks";
   if (resumed) intro << ", from step " << state_.step;
   display_->message(intro.str());

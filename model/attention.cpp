@@ -82,11 +82,12 @@ torch::nn::Linear glorot_linear(int64_t in, int64_t out) {
   return linear;
 }
 
-torch::Tensor dense(const torch::Tensor& x, const torch::nn::Linear& layer,
-                    TransposedWeight* transposed) {
+torch::Tensor dense(const torch::Tensor& x, const torch::nn::Linear& layer, WeightCache* cache) {
   const int64_t rows = x.numel() / std::max<int64_t>(1, x.size(-1));
-  // one row while decoding: matrix-vector; a few rows: the transposed copy
-  return project(x, layer->weight, layer->bias, rows <= kFewRows ? transposed : nullptr);
+  // fp32: one row while decoding is matrix-vector, a few rows use the transposed copy;
+  // bf16 decoding: every product uses the bf16 copy
+  const bool use_cache = rows <= kFewRows || bf16_decoding();
+  return project(x, layer->weight, layer->bias, use_cache ? cache : nullptr);
 }
 
 torch::Tensor padding_mask(const torch::Tensor& ids, int64_t pad_id) {
@@ -119,14 +120,15 @@ torch::Tensor MultiHeadAttentionImpl::split_heads(const torch::Tensor& x) const 
 
 torch::Tensor MultiHeadAttentionImpl::project_query(const torch::Tensor& x) {
   // [B,T,D] → [B,T,H·Dh] → [B,H,T,Dh]
-  return split_heads(dense(x, q_proj, q_t_.get()));
+  return split_heads(dense(x, q_proj, q_cache_.get()));
 }
 
 std::pair<torch::Tensor, torch::Tensor> MultiHeadAttentionImpl::project_key_value(
     const torch::Tensor& x) {
   // [B,S,D] → [B,S,H·Dh] → [B,H,S,Dh], for keys and for values. (One product against the
   // concatenated weights was measured slower, forward plus backward, on LibTorch 1.13 CPU.)
-  return {split_heads(dense(x, k_proj, k_t_.get())), split_heads(dense(x, v_proj, v_t_.get()))};
+  return {split_heads(dense(x, k_proj, k_cache_.get())),
+          split_heads(dense(x, v_proj, v_cache_.get()))};
 }
 
 torch::Tensor MultiHeadAttentionImpl::attend(const torch::Tensor& q, const torch::Tensor& k,
@@ -144,7 +146,7 @@ torch::Tensor MultiHeadAttentionImpl::attend(const torch::Tensor& q, const torch
   const int64_t batch = context.size(0), length = context.size(2);
   return dense(
       context.transpose(1, 2).reshape({batch, length, options.n_heads() * options.head_dim()}),
-      out_proj, out_t_.get());
+      out_proj, out_cache_.get());
 }
 
 torch::Tensor MultiHeadAttentionImpl::forward(const torch::Tensor& query,

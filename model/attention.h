@@ -46,11 +46,12 @@ torch::nn::Linear glorot_linear(int64_t in, int64_t out);
 /// x·Wᵀ + b with the parameters of `layer`: [..., in] → [..., out]. Goes through ATen's linear
 /// (model/projection.h), which runs one fused addmm for contiguous [B,L,in] input;
 /// torch::nn::Linear::forward in LibTorch 1.13 runs a matmul and then a separate pass adding the
-/// bias. A single row without gradients on a CPU is a matrix-vector product; with `transposed`,
+/// bias. A single row without gradients on a CPU is a matrix-vector product; with `cache`,
 /// products of up to kFewRows rows (decoding steps) multiply by its [in,out] copy of the weight,
-/// which OpenBLAS packs faster than the weight itself.
+/// which OpenBLAS packs faster than the weight itself, and under bf16 decoding every product
+/// multiplies by its bf16 copy.
 torch::Tensor dense(const torch::Tensor& x, const torch::nn::Linear& layer,
-                    TransposedWeight* transposed = nullptr);
+                    WeightCache* cache = nullptr);
 
 /// Most rows for which dense() uses the transposed copy: measured on one thread at D = 256,
 /// d_ff = 1,024, it is 1.3–1.5× faster up to 8 rows and 1.04–1.16× at 32, but from 64 rows on
@@ -96,11 +97,11 @@ class MultiHeadAttentionImpl : public torch::nn::Module {
   torch::nn::Linear q_proj{nullptr}, k_proj{nullptr}, v_proj{nullptr}, out_proj{nullptr};
 
  private:
-  /// Transposed copies of the four weights, for decoding steps (see dense()).
-  std::shared_ptr<TransposedWeight> q_t_ = std::make_shared<TransposedWeight>(),
-                                    k_t_ = std::make_shared<TransposedWeight>(),
-                                    v_t_ = std::make_shared<TransposedWeight>(),
-                                    out_t_ = std::make_shared<TransposedWeight>();
+  /// Decoding copies (transposed fp32, bf16) of the four weights (see dense()).
+  std::shared_ptr<WeightCache> q_cache_ = std::make_shared<WeightCache>(),
+                               k_cache_ = std::make_shared<WeightCache>(),
+                               v_cache_ = std::make_shared<WeightCache>(),
+                               out_cache_ = std::make_shared<WeightCache>();
   /// [B,L,H·Dh] → [B,H,L,Dh] (a strided view, no copy).
   torch::Tensor split_heads(const torch::Tensor& x) const;
 };

@@ -13,7 +13,7 @@ FeedForwardImpl::FeedForwardImpl(const FeedForwardOptions& options) {
 
 torch::Tensor FeedForwardImpl::forward(const torch::Tensor& x) {
   // [..., D] → [..., d_ff] → [..., D]; ReLU in place on the fresh projection.
-  return dense(dense(x, linear1, linear1_t_.get()).relu_(), linear2, linear2_t_.get());
+  return dense(dense(x, linear1, linear1_cache_.get()).relu_(), linear2, linear2_cache_.get());
 }
 
 }  // namespace atento::model

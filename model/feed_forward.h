@@ -32,9 +32,9 @@ class FeedForwardImpl : public torch::nn::Module {
   torch::nn::Linear linear1{nullptr}, linear2{nullptr};
 
  private:
-  /// Transposed copies of the two weights, for decoding steps (see dense()).
-  std::shared_ptr<TransposedWeight> linear1_t_ = std::make_shared<TransposedWeight>(),
-                                    linear2_t_ = std::make_shared<TransposedWeight>();
+  /// Decoding copies (transposed fp32, bf16) of the two weights (see dense()).
+  std::shared_ptr<WeightCache> linear1_cache_ = std::make_shared<WeightCache>(),
+                               linear2_cache_ = std::make_shared<WeightCache>();
 };
 TORCH_MODULE(FeedForward);
 

@@ -13,7 +13,7 @@ FullSoftmaxImpl::FullSoftmaxImpl(int64_t d_model, int64_t vocab) {
 }
 
 torch::Tensor FullSoftmaxImpl::scores(const torch::Tensor& hidden) {
-  return project(hidden, weight, bias, transposed_.get());  // [..., D] → [..., V]
+  return project(hidden, weight, bias, cache_.get());  // [..., D] → [..., V]
 }
 
 TiedSoftmaxImpl::TiedSoftmaxImpl(torch::nn::Embedding embedding_)
@@ -23,7 +23,7 @@ TiedSoftmaxImpl::TiedSoftmaxImpl(torch::nn::Embedding embedding_)
 }
 
 torch::Tensor TiedSoftmaxImpl::scores(const torch::Tensor& hidden) {
-  return project(hidden, embedding->weight, bias, transposed_.get());  // [..., D] → [..., V]
+  return project(hidden, embedding->weight, bias, cache_.get());  // [..., D] → [..., V]
 }
 
 }  // namespace atento::model

@@ -24,7 +24,7 @@ class FullSoftmaxImpl : public OutputLayerImpl {
   torch::Tensor bias;    ///< [V]
 
  private:
-  std::shared_ptr<TransposedWeight> transposed_ = std::make_shared<TransposedWeight>();
+  std::shared_ptr<WeightCache> cache_ = std::make_shared<WeightCache>();
 };
 TORCH_MODULE(FullSoftmax);
 
@@ -40,7 +40,7 @@ class TiedSoftmaxImpl : public OutputLayerImpl {
   torch::Tensor bias;              ///< [V]
 
  private:
-  std::shared_ptr<TransposedWeight> transposed_ = std::make_shared<TransposedWeight>();
+  std::shared_ptr<WeightCache> cache_ = std::make_shared<WeightCache>();
 };
 TORCH_MODULE(TiedSoftmax);
 

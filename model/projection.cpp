@@ -2,33 +2,72 @@
 
 #include <ATen/autocast_mode.h>
 #include <torch/torch.h>
+#include <torch/version.h>
 
 namespace atento::model {
 
-torch::Tensor TransposedWeight::of(const torch::Tensor& weight) {
+template <typename Make>
+torch::Tensor WeightCache::refreshed(Copy& copy, const torch::Tensor& weight, Make make) {
   std::lock_guard<std::mutex> lock(mutex_);
   const auto version = static_cast<int64_t>(weight._version());
-  if (!transposed_.defined() || data_ != weight.data_ptr() || version_ != version) {
-    transposed_ = weight.detach().t().contiguous();  // [V,D] → [D,V]
-    data_ = weight.data_ptr();
-    version_ = version;
+  if (!copy.tensor.defined() || copy.data != weight.data_ptr() || copy.version != version) {
+    copy.tensor = make(weight.detach());
+    copy.data = weight.data_ptr();
+    copy.version = version;
   }
-  return transposed_;
+  return copy.tensor;
+}
+
+torch::Tensor WeightCache::transposed(const torch::Tensor& weight) {
+  return refreshed(transposed_, weight, [](const torch::Tensor& w) {
+    return w.t().contiguous();  // [V,D] → [D,V]
+  });
+}
+
+torch::Tensor WeightCache::bf16(const torch::Tensor& weight) {
+  return refreshed(bf16_, weight, [](const torch::Tensor& w) { return w.to(torch::kBFloat16); });
 }
 
 namespace {
 
-bool fast_path(const torch::Tensor& hidden, const torch::Tensor& weight) {
-  return !torch::GradMode::is_enabled() && !at::autocast::is_cpu_enabled() &&
-         hidden.device().is_cpu() && weight.device().is_cpu() &&
-         hidden.scalar_type() == torch::kFloat && weight.scalar_type() == torch::kFloat;
+bool cpu_autocast() {
+#if TORCH_VERSION_MAJOR > 2 || (TORCH_VERSION_MAJOR == 2 && TORCH_VERSION_MINOR >= 4)
+  return at::autocast::is_autocast_enabled(at::kCPU);
+#else
+  return at::autocast::is_cpu_enabled();
+#endif
+}
+
+torch::ScalarType cpu_autocast_dtype() {
+#if TORCH_VERSION_MAJOR > 2 || (TORCH_VERSION_MAJOR == 2 && TORCH_VERSION_MINOR >= 4)
+  return at::autocast::get_autocast_dtype(at::kCPU);
+#else
+  return at::autocast::get_autocast_cpu_dtype();
+#endif
+}
+
+bool cpu_fp32_weight(const torch::Tensor& hidden, const torch::Tensor& weight) {
+  return hidden.device().is_cpu() && weight.device().is_cpu() &&
+         weight.scalar_type() == torch::kFloat;
 }
 
 }  // namespace
 
+bool bf16_decoding() {
+  return !torch::GradMode::is_enabled() && cpu_autocast() &&
+         cpu_autocast_dtype() == torch::kBFloat16;
+}
+
 torch::Tensor project(const torch::Tensor& hidden, const torch::Tensor& weight,
-                      const torch::Tensor& bias, TransposedWeight* cache) {
-  if (!fast_path(hidden, weight)) return torch::linear(hidden, weight, bias);
+                      const torch::Tensor& bias, WeightCache* cache) {
+  if (torch::GradMode::is_enabled() || !cpu_fp32_weight(hidden, weight)) {
+    return torch::linear(hidden, weight, bias);
+  }
+  if (cpu_autocast()) {
+    if (cache == nullptr || !bf16_decoding()) return torch::linear(hidden, weight, bias);
+    return torch::linear(hidden, cache->bf16(weight), bias);  // autocast casts hidden and bias
+  }
+  if (hidden.scalar_type() != torch::kFloat) return torch::linear(hidden, weight, bias);
   const int64_t d = weight.size(1), v = weight.size(0);
   auto rows = hidden.reshape({-1, d});  // [..., D] → [N,D]
   auto sizes = hidden.sizes().vec();
@@ -38,7 +77,7 @@ torch::Tensor project(const torch::Tensor& hidden, const torch::Tensor& weight,
     return out.reshape(sizes);  // [V,D]·[D] → [V] → [..., V]
   }
   if (cache == nullptr) return torch::linear(hidden, weight, bias);
-  auto t = cache->of(weight);  // [D,V]
+  auto t = cache->transposed(weight);  // [D,V]
   auto out = bias.defined() ? torch::addmm(bias, rows, t) : torch::mm(rows, t);
   return out.reshape(sizes);  // [N,D]·[D,V] → [N,V] → [..., V]
 }

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Load benchmark of atento-serve, loopback only; it asserts nothing.
 #   scripts/bench_serve.sh [--model DIR] [--requests N] [--threads N] [--max-batch N] [--workers N]
-#                          [--whole-batches]
+#                          [--whole-batches] [--precision fp32|bf16|auto]
 # 1. atento-translate, greedy, on the benchmark sentences as one file: sentences/s, peak RSS
 # 2. atento-serve (greedy) under 1, 8 and 64 concurrent single-sentence clients
 #    (scripts/serve_load.js, Node): N requests each run (N/4 for 1 client), throughput,
@@ -16,6 +16,7 @@ threads=2
 max_batch=32
 workers=0
 serve_flags=()
+translate_flags=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --model) model=$2; shift 2 ;;
@@ -24,6 +25,10 @@ while [ $# -gt 0 ]; do
     --max-batch) max_batch=$2; shift 2 ;;
     --workers) workers=$2; shift 2 ;;
     --whole-batches) serve_flags+=(--whole-batches); shift ;;
+    --precision)
+      serve_flags+=(--precision "$2")
+      translate_flags+=(--set "translate.precision=$2")
+      shift 2 ;;
     *) echo "error: unknown option $1" >&2; exit 2 ;;
   esac
 done
@@ -47,7 +52,8 @@ export OMP_NUM_THREADS=$threads
 
 echo "== model $model, $threads decoder thread(s), greedy, $(wc -l <"$out/sentences.en") sentences"
 /usr/bin/time -v -o "$out/translate.time" build/atento-translate --model "$model" --beam 1 \
-  --threads "$threads" --input "$out/sentences.en" --output "$out/translate.es" 2>"$out/translate.err"
+  --threads "$threads" --input "$out/sentences.en" --output "$out/translate.es" \
+  "${translate_flags[@]}" 2>"$out/translate.err"
 batch_rate=$(sed -n 's/.* in \([0-9.]*\) s: \([0-9.]*\) sentences\/s.*/\2/p' "$out/translate.err")
 batch_rss=$(awk '/Maximum resident/ {printf "%.1f", $6/1024}' "$out/translate.time")
 printf '%-36s %8s sentences/s, peak RSS %s MB\n' "atento-translate (one batch job)" \

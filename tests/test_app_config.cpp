@@ -112,9 +112,9 @@ TEST(Config, NumbersBeyondTheirTypeAreErrorsNamingTheFileOrKey) {
   auto path = write_temp(R"({"train": {"lr": 1e400}})");
   auto message = config_error([&] { load_config(path, {}); });
   EXPECT_NE(message.find(path + ": invalid JSON"), std::string::npos) << message;
-  message = config_error(
-      [] { config_from_json(json::parse(R"({"model": {"d_model": 18446744073709551615}})"), "f",
-                            {}); });
+  message = config_error([] {
+    config_from_json(json::parse(R"({"model": {"d_model": 18446744073709551615}})"), "f", {});
+  });
   EXPECT_NE(message.find("model.d_model: expected an integer in 64 bits"), std::string::npos)
       << message;
 }
@@ -126,14 +126,17 @@ TEST(Config, WrongTypeInSetNamesSetAsTheSource) {
 
 TEST(Config, SetValuesThatAreNotUtf8AreConfigErrorsNamingTheKey) {
   // Found by fuzz_config: the message quoting such a value threw json's type_error instead.
-  auto message = config_error(
-      [] { config_from_json(json::object(), "f", {"train.max_steps=1\xb9\xb9" "0"}); });
+  auto message = config_error([] {
+    config_from_json(json::object(), "f",
+                     {"train.max_steps=1\xb9\xb9"
+                      "0"});
+  });
   EXPECT_NE(message.find("--set: train.max_steps: expected an integer"), std::string::npos)
       << message;
   message = config_error([] { config_from_json(json::object(), "f", {"data.corpus=a\xff.tsv"}); });
   EXPECT_NE(message.find("data.corpus: is not valid UTF-8"), std::string::npos) << message;
-  message = config_error(
-      [] { config_from_json(json::object(), "f", {"model.positions=\xc3learned"}); });
+  message =
+      config_error([] { config_from_json(json::object(), "f", {"model.positions=\xc3learned"}); });
   EXPECT_NE(message.find("model.positions: expected one of"), std::string::npos) << message;
 }
 
@@ -529,6 +532,12 @@ TEST(Config, DeviceIsARunTimeChoiceOfTrainAndTranslate) {
   EXPECT_EQ(c.train.device, "cuda:1");
   EXPECT_EQ(c.translate.device, "cuda");
   EXPECT_EQ(c.train.precision, Precision::kBf16);
+  const Config automatic = config_from_json(json{{"translate", {{"precision", "auto"}}}}, "test",
+                                            {"train.precision=auto"});
+  EXPECT_EQ(automatic.train.precision, Precision::kAuto);
+  EXPECT_EQ(automatic.translate.precision, Precision::kAuto);
+  EXPECT_EQ(config_from_json(config_to_json(automatic), "round trip", {}).train.precision,
+            Precision::kAuto);
   for (const char* bad : {"bogus", "cuda:", "cuda:x", "gpu", "CPU", ""}) {
     const auto message = config_error(
         [&] { config_from_json(json::object(), "f", {std::string("train.device=") + bad}); });
@@ -540,7 +549,7 @@ TEST(Config, DeviceIsARunTimeChoiceOfTrainAndTranslate) {
             std::string::npos);
   EXPECT_NE(config_error([] {
               config_from_json(json::object(), "f", {"translate.precision=fp16"});
-            }).find("bf16"),
+            }).find("auto"),
             std::string::npos);
 }
 

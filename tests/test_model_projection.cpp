@@ -14,7 +14,7 @@ namespace {
 struct Projection {
   torch::Tensor weight = torch::randn({50, 8});  // [V,D]
   torch::Tensor bias = torch::randn({50});       // [V]
-  TransposedWeight cache;
+  WeightCache cache;
 };
 
 TEST(ModelProjection, AgreesWithLinearForOneRowManyRowsAndLeadingDimensions) {
