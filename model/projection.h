@@ -42,11 +42,11 @@ class WeightCache {
 /// True while decoding on a CPU in bfloat16: no gradients and CPU autocast on with dtype bf16.
 bool bf16_decoding();
 
-/// hidden [..., D] · weight [V,D]ᵀ + bias [V] → [..., V]. The fast paths only where they cannot
-/// change what is computed: in fp32 on a CPU without gradients or autocast, a single row, or
-/// with a `cache` several rows; under bf16_decoding() with a `cache`, the cached bf16 weight
-/// (the result autocast's linear gives, in bf16). torch::linear everywhere else (training,
-/// GPUs).
+/// hidden [..., D] · weight [V,D]ᵀ + bias [V] → [..., V]. The fast paths, on a CPU without
+/// gradients: a single row is an fp32 matrix-vector product (under bf16 decoding too: one row
+/// is faster in fp32 than in oneDNN's bf16 GEMM); with a `cache`, several rows multiply by the
+/// transposed fp32 weight, or under bf16_decoding() by the cached bf16 weight (the result
+/// autocast's linear gives, in bf16). torch::linear everywhere else (training, GPUs).
 torch::Tensor project(const torch::Tensor& hidden, const torch::Tensor& weight,
                       const torch::Tensor& bias, WeightCache* cache = nullptr);
 

@@ -1,7 +1,8 @@
 // Precision (app/precision.h): auto resolves to bf16 only on a CPU with native bfloat16, the
-// guard turns CPU autocast on and restores it, bf16 decoding multiplies by cached bf16 weights
-// (model/projection.h) and gets autocast's own result, and a memorised model still decodes its
-// pairs in bf16, by greedy search and by the continuous-batching stream.
+// guard turns CPU autocast on and restores it, bf16 decoding multiplies several rows by cached
+// bf16 weights (model/projection.h) and gets autocast's own result while a single row stays an
+// fp32 matrix-vector product, and a memorised model still decodes its pairs in bf16, by greedy
+// search and by the continuous-batching stream.
 
 #include <gtest/gtest.h>
 #include <torch/torch.h>
@@ -74,7 +75,7 @@ TEST(AppPrecision, Bf16DecodingMultipliesByCachedBf16WeightsAsAutocastWould) {
   model::WeightCache cache;
   torch::NoGradGuard no_grad;
   AutocastGuard bf16(Precision::kBf16, kCpu);
-  for (auto sizes : std::vector<std::vector<int64_t>>{{1, 8}, {7, 8}, {3, 4, 8}}) {
+  for (auto sizes : std::vector<std::vector<int64_t>>{{2, 8}, {7, 8}, {3, 4, 8}}) {
     auto hidden = torch::randn(sizes);
     auto got = model::project(hidden, weight, bias, &cache);
     auto want = torch::linear(hidden, weight, bias);  // autocast casts all three
@@ -91,6 +92,26 @@ TEST(AppPrecision, Bf16DecodingMultipliesByCachedBf16WeightsAsAutocastWould) {
   auto after = model::project(hidden, weight, bias, &cache);
   EXPECT_TRUE(torch::equal(after, torch::linear(hidden, weight, bias)));
   EXPECT_FALSE(torch::equal(after, before));
+}
+
+TEST(AppPrecision, ASingleRowStaysAnFp32MatrixVectorProductUnderBf16Decoding) {
+  torch::manual_seed(8);
+  auto weight = torch::randn({50, 8});  // [V,D]
+  auto bias = torch::randn({50});       // [V]
+  auto hidden = torch::randn({1, 1, 8});
+  model::WeightCache cache;
+  torch::NoGradGuard no_grad;
+  const auto fp32 = torch::linear(hidden, weight, bias);
+  AutocastGuard bf16(Precision::kBf16, kCpu);
+  const auto got = model::project(hidden, weight, bias, &cache);
+  EXPECT_EQ(got.scalar_type(), torch::kFloat);
+  ASSERT_EQ(got.sizes(), fp32.sizes());
+  EXPECT_TRUE(torch::allclose(got, fp32, 1e-5, 1e-5));
+  EXPECT_FALSE(
+      torch::allclose(torch::linear(hidden, weight, bias).to(torch::kFloat), fp32, 1e-5, 1e-5))
+      << "autocast's own product is bf16, so the fp32 path is what the test above saw";
+  const auto from_bf16 = model::project(hidden.to(torch::kBFloat16), weight, bias, &cache);
+  EXPECT_EQ(from_bf16.scalar_type(), torch::kFloat);
 }
 
 model::SearchOptions memorised_search() {
