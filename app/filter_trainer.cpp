@@ -16,6 +16,7 @@
 #include "app/model_dir.h"
 #include "app/optimizer.h"
 #include "app/pair_filter.h"
+#include "app/precision.h"
 #include "app/progress.h"
 #include "app/schedule.h"
 #include "app/split_files.h"
@@ -100,6 +101,7 @@ int FilterTrainer::run() {
                {"params", model::count_parameters(*model_)},
                {"step", state_.step},
                {"threads", threads},
+               {"precision", precision_name(resolve_precision(config_.train.precision, device_))},
                {"train_pairs", train_.size()},
                {"valid_pairs", valid_.size()},
                {"config", config_to_json(config_)}});
@@ -107,7 +109,8 @@ int FilterTrainer::run() {
                     " from " + config_.filter.pretrained +
                     (config_.filter.random_init ? " (random initialisation)" : "") + ": " +
                     std::to_string(train_.size()) + " training / " + std::to_string(valid_.size()) +
-                    " validation examples");
+                    " validation examples, " +
+                    precision_name(resolve_precision(config_.train.precision, device_)));
   StopSignals signals;
   started_ = std::chrono::steady_clock::now();
   elapsed_before_ = state_.elapsed_s;
@@ -199,6 +202,11 @@ double FilterTrainer::elapsed() const {
          std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
 }
 
+torch::Tensor FilterTrainer::forward(const torch::Tensor& ids, const torch::Tensor& keep) {
+  AutocastGuard autocast(config_.train.precision, device_);  // the forward pass only
+  return model_(ids, keep).to(torch::kFloat);                // [B]; the loss in fp32
+}
+
 void FilterTrainer::train_step() {
   const auto& t = config_.train;
   torch::manual_seed(t.seed + 1000003ULL * (state_.step + 1));  // dropout = f(seed, step)
@@ -212,7 +220,7 @@ void FilterTrainer::train_step() {
   int64_t pairs = 0;
   for (int64_t k = 0; k < count; ++k) {
     auto batch = collate(train_, batches_[state_.batch_in_epoch++], device_);
-    auto logits = model_(batch.ids, batch.keep);  // [B]
+    auto logits = forward(batch.ids, batch.keep);  // [B]
     auto loss = model::pair_loss(logits, batch.labels) / static_cast<double>(count);
     const double value = loss.item<double>();
     if (!std::isfinite(value)) {
@@ -267,7 +275,7 @@ FilterFigures FilterTrainer::evaluate_validation() {
     indices.clear();
     for (size_t i = begin; i < std::min(valid_.size(), begin + 128); ++i) indices.push_back(i);
     auto batch = collate(valid_, indices, device_);
-    auto logits = model_(batch.ids, batch.keep);  // [B]
+    auto logits = forward(batch.ids, batch.keep);  // [B]
     loss_sum += model::pair_loss(logits, batch.labels).item<double>() * indices.size();
     auto p = torch::sigmoid(logits).to(torch::kCPU, torch::kDouble).contiguous();
     for (size_t k = 0; k < indices.size(); ++k) {

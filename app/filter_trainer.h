@@ -55,6 +55,8 @@ class FilterTrainer {
   void build_model();
   std::vector<std::vector<size_t>> epoch_batches() const;
   double elapsed() const;
+  /// The classifier's logits [B] for ids/keep [B,L], at train.precision (bf16 autocast or fp32).
+  torch::Tensor forward(const torch::Tensor& ids, const torch::Tensor& keep);
   void train_step();
   void report_step(double loss, double accuracy, int64_t pairs);
   FilterFigures evaluate_validation();

@@ -39,8 +39,13 @@ acc2=$WORK/filter-acc2
 expect_exit 0 "train.accumulate=2 trains a filter" -- "$TRAIN" --config configs/filter.json \
   --out "$acc2" "${SAMPLE_SETTINGS[@]}" --set filter.pretrained="$pre" --set train.max_steps=4 \
   --set train.warmup_steps=2 --set train.accumulate=2 --set train.batch_size=8 --set train.log_every_steps=1 \
-  --set train.valid_subset=10
+  --set train.valid_subset=10 --set train.precision=bf16
 expect_stderr " pairs/s " "the filter's progress counts pairs per second"
+expect_stderr "validation examples, bf16" "train.precision=bf16: the banner names it"
+[ "$(json_get "$acc2/log.jsonl" "events[0]['precision']")" = bf16 ] \
+  && pass "the start event logs precision bf16" || fail "start event precision is not bf16"
+[ "$(json_get "$out/log.jsonl" "events[0]['precision']")" != "" ] \
+  && pass "the first filter run logs its precision" || fail "no precision logged"
 expect_stderr "/ 20 validation examples" "train.valid_subset=10: 10 validation pairs and 10 negatives"
 [ "$(json_get "$acc2/log.jsonl" "[e for e in events if e['event']=='train'][0]['batch_pairs']")" = 16 ] \
   && pass "a step of two batches of 8 counts 16 pairs" || fail "accumulate: batch_pairs is not 16"
