@@ -458,8 +458,11 @@ void validate_train(const TrainOptions& r) {
   check(r.accumulate >= 1, "train.accumulate", "must be at least 1");
   check(r.max_epochs >= 0, "train.max_epochs", "must not be negative");
   check(r.max_steps >= 0, "train.max_steps", "must not be negative");
-  check(r.schedule != LrSchedule::kLinear || r.max_steps > r.warmup_steps, "train.max_steps",
-        "must be greater than train.warmup_steps with the linear schedule (it decays to 0 there)");
+  check(r.schedule != LrSchedule::kLinear || r.max_steps > r.warmup_steps ||
+            r.time_budget_minutes > 0,
+        "train.max_steps",
+        "must be greater than train.warmup_steps with the linear schedule (it decays to 0 there), "
+        "unless train.time_budget_minutes is set (the decay then follows the clock)");
   check(r.time_budget_minutes >= 0, "train.time_budget_minutes", "must not be negative");
   check(r.max_epochs > 0 || r.max_steps > 0 || r.time_budget_minutes > 0, "train.max_epochs",
         "set at least one of max_epochs, max_steps, time_budget_minutes");

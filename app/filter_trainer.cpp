@@ -92,6 +92,7 @@ int FilterTrainer::run() {
   display_ = std::make_unique<ProgressDisplay>(::isatty(STDERR_FILENO));
   device_ = resolve_device(config_.train.device, "train.device");
   const int64_t threads = set_threads(config_.train.threads);
+  const std::string precision = precision_name(resolve_precision(config_.train.precision, device_));
   build_model();
   auto loaded = load_latest_checkpoint(dir_, *model_, *optimizer_, nullptr);
   if (loaded) state_ = loaded->state;
@@ -101,7 +102,7 @@ int FilterTrainer::run() {
                {"params", model::count_parameters(*model_)},
                {"step", state_.step},
                {"threads", threads},
-               {"precision", precision_name(resolve_precision(config_.train.precision, device_))},
+               {"precision", precision},
                {"train_pairs", train_.size()},
                {"valid_pairs", valid_.size()},
                {"config", config_to_json(config_)}});
@@ -109,8 +110,7 @@ int FilterTrainer::run() {
                     " from " + config_.filter.pretrained +
                     (config_.filter.random_init ? " (random initialisation)" : "") + ": " +
                     std::to_string(train_.size()) + " training / " + std::to_string(valid_.size()) +
-                    " validation examples, " +
-                    precision_name(resolve_precision(config_.train.precision, device_)));
+                    " validation examples, " + precision);
   StopSignals signals;
   started_ = std::chrono::steady_clock::now();
   elapsed_before_ = state_.elapsed_s;
@@ -210,7 +210,8 @@ torch::Tensor FilterTrainer::forward(const torch::Tensor& ids, const torch::Tens
 void FilterTrainer::train_step() {
   const auto& t = config_.train;
   torch::manual_seed(t.seed + 1000003ULL * (state_.step + 1));  // dropout = f(seed, step)
-  set_learning_rate(*optimizer_, learning_rate(t, state_.step));
+  learning_rate_ = learning_rate(t, state_.step, elapsed());
+  set_learning_rate(*optimizer_, learning_rate_);
   optimizer_->zero_grad();
   model_->train();
   // train.accumulate batches per step (fewer at an epoch's end); the step's loss is their mean.
@@ -260,7 +261,7 @@ void FilterTrainer::report_step(double loss, double accuracy, int64_t pairs) {
                {"elapsed_s", state_.elapsed_s},
                {"loss", loss},
                {"accuracy", accuracy},
-               {"lr", learning_rate(t, state_.step - 1)},
+               {"lr", learning_rate_},
                {"pairs", state_.target_tokens},
                {"batch_pairs", pairs}});
 }

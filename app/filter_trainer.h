@@ -75,6 +75,7 @@ class FilterTrainer {
   std::unique_ptr<ProgressDisplay> display_;
   std::chrono::steady_clock::time_point started_;
   double elapsed_before_ = 0.0;
+  double learning_rate_ = 0.0;  ///< the learning rate of the last step
   std::vector<std::vector<size_t>> batches_;
 };
 

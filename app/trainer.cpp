@@ -294,16 +294,19 @@ void Trainer::next_epoch() {
 }
 
 std::pair<std::string, int> Trainer::agreed_stop(const StopSignals& signals) {
-  std::string reason = stop_reason(config_.train, state_, elapsed());
+  clock_s_ = elapsed();
+  std::string reason = stop_reason(config_.train, state_, clock_s_);
   int signal = signals.received();
   if (!group_.distributed()) return {reason, reason.empty() ? signal : 0};
   // Only the clock and signals differ between ranks (the rest derives from shared state):
-  // any rank's stop is everyone's.
-  auto flags = torch::tensor({double(signal), reason.empty() ? 0.0 : 1.0}, torch::kDouble)
-                   .to(group_.device());  // [2]
+  // any rank's stop is everyone's, and the slowest clock is everyone's (the learning rate of
+  // a time-budgeted schedule must be the same on every rank).
+  auto flags = torch::tensor({double(signal), reason.empty() ? 0.0 : 1.0, clock_s_}, torch::kDouble)
+                   .to(group_.device());  // [3]
   group_.all_reduce_max(flags);
   auto host = flags.cpu();
   signal = static_cast<int>(host[0].item<double>());
+  clock_s_ = host[2].item<double>();
   if (host[1].item<double>() > 0 && reason.empty()) reason = "time_budget";
   return {reason, reason.empty() ? signal : 0};
 }
@@ -313,7 +316,8 @@ void Trainer::train_step() {
   // Re-seeding from the step makes dropout a function of (seed, step): exact resume. Each
   // rank draws its own masks (rank 0's are those of one process).
   torch::manual_seed(t.seed + 1000003ULL * (state_.step + 1) + 7919ULL * group_.rank());
-  set_learning_rate(*optimizer_, learning_rate(t, state_.step));
+  learning_rate_ = learning_rate(t, state_.step, clock_s_);
+  set_learning_rate(*optimizer_, learning_rate_);
   // Undefined gradients (PyTorch's set_to_none) spare a zero-fill of every parameter
   // gradient per step; backward then writes instead of accumulating.
   for (auto& parameter : model_->parameters()) parameter.mutable_grad() = torch::Tensor();
@@ -430,7 +434,7 @@ void Trainer::report_step(double now, const torch::Tensor& step_loss) {
                  {"loss", shown_.loss()},
                  {"train_loss", last_step_loss_},
                  {"accuracy", shown_.accuracy()},
-                 {"lr", learning_rate(t, state_.step - 1)},
+                 {"lr", learning_rate_},
                  {"tokens_per_s", line.tokens_per_s},
                  {"target_tokens", state_.target_tokens}});
   window_ = DeviceTotals{};

@@ -75,7 +75,8 @@ class Trainer {
   // --- the loop ---
   double elapsed() const;
   void next_epoch();
-  /// Why to stop now ("" = go on) and the signal received (0 = none), the same on every rank.
+  /// Why to stop now ("" = go on) and the signal received (0 = none), the same on every rank;
+  /// sets clock_s_ to the training time every rank agrees on (the slowest rank's).
   std::pair<std::string, int> agreed_stop(const StopSignals& signals);
   void train_step();
   /// Forward and backward over this rank's shards of the step's `accumulate` batches, their
@@ -120,7 +121,9 @@ class Trainer {
   std::unique_ptr<ProgressDisplay> display_;
   // The loop's own state, not checkpointed.
   std::chrono::steady_clock::time_point started_;
-  double elapsed_before_ = 0.0;                ///< state_.elapsed_s when this run started
+  double elapsed_before_ = 0.0;  ///< state_.elapsed_s when this run started
+  double clock_s_ = 0.0;         ///< training time agreed by all ranks at the last agreed_stop
+  double learning_rate_ = 0.0;   ///< the learning rate of the last step
   std::vector<std::vector<int64_t>> batches_;  ///< the current epoch's batches
   DeviceTotals window_;                        ///< steps since the last log line
   TeacherForcedTotals shown_;                  ///< window_ as last read to the host

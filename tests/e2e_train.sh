@@ -47,6 +47,18 @@ a=$(json_get "$WORK/once/log.jsonl" "$pick"); b=$(json_get "$WORK/twice/log.json
 cmp -s "$WORK/once/model.pt" "$WORK/twice/model.pt" && pass "resumed weights are bit-identical" \
   || fail "resumed weights differ"
 
+# --- the linear schedule under a time budget: the rate follows the clock down to 0 ---------
+"$TRAIN" --config configs/sample.json --out "$WORK/clock" "${words[@]}" --set train.lr=0.001 \
+  --set train.schedule=linear --set train.warmup_steps=5 --set train.time_budget_minutes=0.25 \
+  >/dev/null 2>&1
+# Each step's rate is lr·(1 − t/15 s), t read just before the step; elapsed_s is just after it.
+verdict=$(json_get "$WORK/clock/log.jsonl" "(lambda tr: 'few steps' if len(tr) < 20 else
+  'not falling' if any(b['lr'] > a['lr'] for a, b in zip(tr[5:], tr[6:])) else
+  'off the line' if any(abs(e['lr'] - 0.001 * (1 - e['elapsed_s'] / 15)) > 5e-5 for e in tr[5:])
+  else 'ok %d steps, last %.2g' % (len(tr), tr[-1]['lr']))([e for e in events if e['event'] == 'train'])")
+[[ "$verdict" == ok* ]] && pass "linear schedule over the time budget: $verdict" \
+  || fail "linear schedule over the time budget: $verdict"
+
 # --- configs/fast.json's adaptive softmax and weight average: exact resume, then use ------
 adaptive=("${words[@]}" --set 'model.adaptive_cutoffs=[50,300]' --set model.tie_embeddings=false
           --set train.ema_decay=0.9)

@@ -170,7 +170,7 @@ TEST(Config, InvalidValuesAreErrorsNamingTheKey) {
   }
 }
 
-TEST(Config, LinearScheduleNeedsMaxStepsBeyondTheWarmUp) {
+TEST(Config, LinearScheduleNeedsMaxStepsBeyondTheWarmUpOrATimeBudget) {
   for (const char* max_steps : {"train.max_steps=0", "train.max_steps=300"}) {
     auto message = config_error([&] {
       config_from_json(json::object(), "f",
@@ -182,6 +182,13 @@ TEST(Config, LinearScheduleNeedsMaxStepsBeyondTheWarmUp) {
       config_from_json(json::object(), "f",
                        {"train.schedule=linear", "train.warmup_steps=300", "train.max_steps=301"});
   EXPECT_EQ(c.train.schedule, LrSchedule::kLinear);
+  // With a time budget the decay ends with the budget; max_steps may then stop the run early.
+  for (const char* max_steps : {"train.max_steps=0", "train.max_steps=20"}) {
+    auto timed = config_from_json(json::object(), "f",
+                                  {"train.schedule=linear", "train.warmup_steps=300", max_steps,
+                                   "train.time_budget_minutes=60"});
+    EXPECT_EQ(timed.train.schedule, LrSchedule::kLinear) << max_steps;
+  }
 }
 
 TEST(Config, AdaptiveCutoffsParseAsAListAndAreChecked) {
