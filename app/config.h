@@ -56,8 +56,8 @@ struct TrainOptions {
   /// Decoupled weight decay (adamw) or L2 (adam, rmsprop).
   double weight_decay = 0.0;
   /// constant | inverse_sqrt (linear warm-up, then lr·sqrt(warmup/step)) | linear (linear
-  /// warm-up, then a straight line down to 0 at max_steps, or at the end of
-  /// time_budget_minutes when max_steps is 0). See app/schedule.h.
+  /// warm-up, then a straight line down to 0 at max_steps and/or at the end of
+  /// time_budget_minutes, whichever line is lower). See app/schedule.h.
   LrSchedule schedule = LrSchedule::kInverseSqrt;
   /// Steps of linear warm-up (every schedule; 0 = none).
   int64_t warmup_steps = 1000;

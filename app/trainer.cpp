@@ -299,8 +299,8 @@ std::pair<std::string, int> Trainer::agreed_stop(const StopSignals& signals) {
   int signal = signals.received();
   if (!group_.distributed()) return {reason, reason.empty() ? signal : 0};
   // Only the clock and signals differ between ranks (the rest derives from shared state):
-  // any rank's stop is everyone's, and the slowest clock is everyone's (the learning rate of
-  // a time-budgeted schedule must be the same on every rank).
+  // any rank's stop is everyone's, and so is the largest clock (the learning rate of a
+  // time-budgeted schedule must be the same on every rank).
   auto flags = torch::tensor({double(signal), reason.empty() ? 0.0 : 1.0, clock_s_}, torch::kDouble)
                    .to(group_.device());  // [3]
   group_.all_reduce_max(flags);

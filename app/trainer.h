@@ -76,7 +76,7 @@ class Trainer {
   double elapsed() const;
   void next_epoch();
   /// Why to stop now ("" = go on) and the signal received (0 = none), the same on every rank;
-  /// sets clock_s_ to the training time every rank agrees on (the slowest rank's).
+  /// sets clock_s_ to the training time every rank agrees on (the largest rank's clock).
   std::pair<std::string, int> agreed_stop(const StopSignals& signals);
   void train_step();
   /// Forward and backward over this rank's shards of the step's `accumulate` batches, their
