@@ -33,6 +33,31 @@ double roc_auc(const std::vector<double>& scores, const std::vector<bool>& label
   return (positive_rank_sum - n_pos * (n_pos + 1) / 2) / (n_pos * n_neg);
 }
 
+double best_f1_threshold(const std::vector<double>& scores, const std::vector<bool>& labels) {
+  if (scores.size() != labels.size())
+    throw std::invalid_argument("best_f1_threshold: sizes differ");
+  const auto positives = std::count(labels.begin(), labels.end(), true);
+  if (positives == 0) return 0.5;
+  std::vector<size_t> order(scores.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return scores[a] > scores[b]; });
+  // Keep the highest-scoring pairs, one run of equal scores at a time: F1 = 2 tp / (kept + pos).
+  double best_f1 = -1.0, threshold = 0.5;
+  int64_t tp = 0;
+  for (size_t i = 0; i < order.size();) {
+    size_t j = i;
+    for (; j < order.size() && scores[order[j]] == scores[order[i]]; ++j) tp += labels[order[j]];
+    const double f1 = 2.0 * static_cast<double>(tp) / static_cast<double>(j + positives);
+    if (f1 > best_f1) {
+      best_f1 = f1;
+      const double kept = scores[order[i]];
+      threshold = j < order.size() ? 0.5 * (kept + scores[order[j]]) : kept;
+    }
+    i = j;
+  }
+  return threshold;
+}
+
 BinaryMetrics binary_metrics(const std::vector<double>& scores, const std::vector<bool>& labels,
                              double threshold) {
   if (scores.size() != labels.size()) throw std::invalid_argument("binary_metrics: sizes differ");

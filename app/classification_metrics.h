@@ -24,6 +24,12 @@ struct BinaryMetrics {
 BinaryMetrics binary_metrics(const std::vector<double>& scores, const std::vector<bool>& labels,
                              double threshold);
 
+/// The threshold with the highest F1 on `scores` against `labels`: halfway between the lowest
+/// score kept and the highest one below it (so that scores between the two, on other data, fall
+/// on the side nearer to them), or that lowest score when nothing is below it; ties in F1 go to
+/// the higher threshold. 0.5 when there is no positive.
+double best_f1_threshold(const std::vector<double>& scores, const std::vector<bool>& labels);
+
 /// ROC-AUC alone (Mann-Whitney U over average ranks); NaN without both classes.
 double roc_auc(const std::vector<double>& scores, const std::vector<bool>& labels);
 

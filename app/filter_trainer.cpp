@@ -285,7 +285,9 @@ FilterFigures FilterTrainer::evaluate_validation() {
     }
   }
   auto m = binary_metrics(scores, labels, config_.filter.threshold);
-  return {loss_sum / std::max<double>(1.0, valid_.size()), m.accuracy, m.f1, m.roc_auc};
+  const double threshold = best_f1_threshold(scores, labels);
+  return {loss_sum / std::max<double>(1.0, valid_.size()), m.accuracy, m.f1, m.roc_auc, threshold,
+          binary_metrics(scores, labels, threshold).f1};
 }
 
 void FilterTrainer::validate_now() {
@@ -301,7 +303,9 @@ void FilterTrainer::validate_now() {
                     {"loss", figures.loss},
                     {"accuracy", figures.accuracy},
                     {"f1", figures.f1},
-                    {"roc_auc", number_or_null(figures.roc_auc)}};
+                    {"roc_auc", number_or_null(figures.roc_auc)},
+                    {"f1_threshold", figures.f1_threshold},
+                    {"f1_at_threshold", figures.f1_at_threshold}};
   if (decision.better) {
     save_weights(*model_, join_path(dir_, model_files::kBestWeights));
     data::write_file_atomically(join_path(dir_, model_files::kBestInfo), record.dump(2) + "\n");
@@ -312,11 +316,12 @@ void FilterTrainer::validate_now() {
   event["elapsed_s"] = state_.elapsed_s;
   event["best"] = decision.better;
   log_->write(event);
-  char line[200];
-  std::snprintf(
-      line, sizeof line, "valid | step %lld | loss %.4f | accuracy %.2f%% | F1 %.4f%s | %s",
-      static_cast<long long>(state_.step), figures.loss, 100.0 * figures.accuracy, figures.f1,
-      decision.better ? " (best)" : "", format_duration(state_.elapsed_s).c_str());
+  char line[240];
+  std::snprintf(line, sizeof line,
+                "valid | step %lld | loss %.4f | accuracy %.2f%% | F1 %.4f (%.4f at %.3f)%s | %s",
+                static_cast<long long>(state_.step), figures.loss, 100.0 * figures.accuracy,
+                figures.f1, figures.f1_at_threshold, figures.f1_threshold,
+                decision.better ? " (best)" : "", format_duration(state_.elapsed_s).c_str());
   display_->message(line);
   write_checkpoint(dir_, state_, *model_, *optimizer_, nullptr);
 }

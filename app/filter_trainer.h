@@ -38,6 +38,8 @@ struct FilterFigures {
   double accuracy = 0.0;
   double f1 = 0.0;
   double roc_auc = 0.0;
+  double f1_threshold = 0.5;  ///< the threshold with the best F1 on these examples
+  double f1_at_threshold = 0.0;
 };
 
 /// Trains a filter in `dir` as `config` says (filter.pretrained set); returns the exit code.

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <fstream>
 #include <iostream>
+#include <nlohmann/json.hpp>
 #include <numeric>
 #include <sstream>
 
@@ -53,6 +54,17 @@ std::string filter_weights(const std::string& model_dir) {
 
 }  // namespace
 
+/// best.json's f1_threshold, if the file has one; throws naming the file if it is not JSON.
+std::optional<double> recorded_threshold(const std::string& model_dir) {
+  const auto path = join_path(model_dir, model_files::kBestInfo);
+  if (!file_exists(path)) return std::nullopt;
+  auto info = nlohmann::json::parse(data::read_whole_file(path, "best.json"), nullptr, false);
+  if (info.is_discarded()) throw std::runtime_error(path + ": not valid JSON");
+  auto it = info.find("f1_threshold");
+  if (it == info.end() || !it->is_number()) return std::nullopt;
+  return it->get<double>();
+}
+
 LoadedFilter load_filter(const std::string& model_dir, const std::string& device) {
   auto config_path = join_path(model_dir, model_files::kConfig);
   if (!file_exists(config_path)) {
@@ -75,6 +87,7 @@ LoadedFilter load_filter(const std::string& model_dir, const std::string& device
   model::load_weights(*loaded.model, filter_weights(model_dir));
   loaded.model->to(loaded.device);
   loaded.model->eval();
+  loaded.validation_threshold = recorded_threshold(model_dir);
   return loaded;
 }
 
@@ -191,16 +204,17 @@ std::string metrics_row(const std::string& name, const BinaryMetrics& m) {
   return row;
 }
 
-/// Figures overall and per noise type; each type is judged against all the clean pairs.
-int evaluate_labelled(LoadedFilter& filter, const FilterArgs& args, int64_t batch_size) {
-  const auto items = data::read_labelled_pairs(args.evaluate);
-  std::vector<data::Pair> pairs;
-  for (const auto& item : items) pairs.push_back(item.pair);
-  auto scores = score_pairs(*filter.model, *filter.vocab, pairs, batch_size, filter.device);
-  const double threshold = args.threshold.value_or(filter.config.filter.threshold);
+/// Figures at `threshold` (chosen by `source`) overall and per noise type; each type is judged
+/// against all the clean pairs.
+std::string metrics_table(const std::vector<data::LabelledPair>& items,
+                          const std::vector<double>& scores, double threshold,
+                          const std::string& source) {
+  char title[200];
+  std::snprintf(title, sizeof title, "threshold %.4f (%s)\n", threshold, source.c_str());
+  std::string out = title;
+  out += "type              pairs  accuracy precision    recall        F1   ROC-AUC\n";
   std::vector<bool> labels;
   for (const auto& item : items) labels.push_back(item.positive);
-  std::string out = "type              pairs  accuracy precision    recall        F1   ROC-AUC\n";
   out += metrics_row("all", binary_metrics(scores, labels, threshold));
   for (auto kind : data::negative_kinds()) {
     std::vector<double> s;
@@ -212,6 +226,24 @@ int evaluate_labelled(LoadedFilter& filter, const FilterArgs& args, int64_t batc
     }
     if (l.size() > static_cast<size_t>(std::count(l.begin(), l.end(), true))) {
       out += metrics_row(data::noise_kind_name(kind), binary_metrics(s, l, threshold));
+    }
+  }
+  return out;
+}
+
+int evaluate_labelled(LoadedFilter& filter, const FilterArgs& args, int64_t batch_size) {
+  const auto items = data::read_labelled_pairs(args.evaluate);
+  std::vector<data::Pair> pairs;
+  for (const auto& item : items) pairs.push_back(item.pair);
+  auto scores = score_pairs(*filter.model, *filter.vocab, pairs, batch_size, filter.device);
+  std::string out;
+  if (args.threshold) {
+    out = metrics_table(items, scores, *args.threshold, "--threshold");
+  } else {
+    out = metrics_table(items, scores, filter.config.filter.threshold, "filter.threshold");
+    if (filter.validation_threshold) {
+      out += "\n" + metrics_table(items, scores, *filter.validation_threshold,
+                                  "the best F1 on the validation examples, from best.json");
     }
   }
   write_output(args.output, out);

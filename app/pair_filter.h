@@ -55,6 +55,9 @@ struct LoadedFilter {
   std::unique_ptr<data::Vocabularies> vocab;
   model::PairClassifier model{nullptr};
   torch::Device device = torch::kCPU;
+  /// best.json's f1_threshold: the threshold with the best F1 on the validation examples, at
+  /// the checkpoint kept as best (absent for filters trained before it was recorded).
+  std::optional<double> validation_threshold;
 };
 
 /// Loads a filter's model directory (best weights, else the latest checkpoint's) onto `device`

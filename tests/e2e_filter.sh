@@ -93,6 +93,16 @@ for row in all misaligned neighbour truncated deletion untranslated swapped; do
   grep -q "^$row " "$WORK/stdout" && pass "evaluation reports $row" || fail "no $row row"
 done
 grep -q "ROC-AUC" "$WORK/stdout" && pass "evaluation reports ROC-AUC" || fail "no ROC-AUC"
+t=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['f1_threshold'])" "$out/best.json")
+grep -q "^threshold 0.5000 (filter.threshold)" "$WORK/stdout" \
+  && pass "evaluation at filter.threshold" || fail "no table at filter.threshold"
+grep -q "^threshold $(printf '%.4f' "$t") (the best F1 on the validation examples" "$WORK/stdout" \
+  && pass "and at best.json's validation threshold $t" || fail "no table at the validation threshold $t"
+[ "$(grep -c '^all ' "$WORK/stdout")" = 2 ] && pass "two tables" || fail "not two 'all' rows"
+expect_exit 0 "--threshold sets the evaluation's threshold" -- "$FILTER" --model "$out" \
+  --evaluate "$out/test_noisy.tsv" --threshold 0.25
+[ "$(grep -c '^all ' "$WORK/stdout")" = 1 ] && grep -q "^threshold 0.2500 (--threshold)" "$WORK/stdout" \
+  && pass "one table, at --threshold" || fail "--threshold: not one table at 0.25"
 
 # --- the noisy corpus of scripts/noisy_corpus_experiment.sh ----------------------------------
 clean=$out/train.tsv
@@ -109,6 +119,22 @@ cut -f3,4 "$WORK/noisy_labels.tsv" | cmp -s - "$WORK/noisy.tsv" \
   && pass "labels list the corpus's pairs in its order" || fail "labels and corpus differ"
 expect_exit 1 "a fraction of 1 is refused" -- "$BUILD/atento_make_noisy" "$clean" \
   "$WORK/x.tsv" 1 7
+exp=$WORK/experiment
+expect_exit 0 "the experiment script runs at two thresholds" -- scripts/noisy_corpus_experiment.sh \
+  --filter "$out" --split "$out" --config configs/sample.json --steps 3 --threads 1 \
+  --threshold "0.5 validation" --out "$exp" --build "$BUILD"
+grep -q "^| noisy, after atento-filter (score >= 0.5) " "$WORK/stdout" \
+  && grep -q "^| noisy, after atento-filter (score >= $t) " "$WORK/stdout" \
+  && pass "one row per threshold, 'validation' read from best.json ($t)" \
+  || fail "experiment table lacks a threshold row"
+[ -s "$exp/filtered-$t/best.json" ] && [ -s "$exp/clean/best.json" ] && [ -s "$exp/raw/best.json" ] \
+  && pass "raw, filtered and clean runs trained" || fail "an experiment run is missing"
+kept=$(awk -F'\t' -v t="$t" '$1 >= t' "$exp/scored.tsv" | wc -l)
+[ "$(wc -l <"$exp/filtered-$t.tsv")" = "$kept" ] \
+  && pass "the filtered corpus holds the $kept pairs scoring at least $t" || fail "filtered corpus size"
+expect_exit 2 "a threshold that is not a number is refused" -- scripts/noisy_corpus_experiment.sh \
+  --filter "$out" --split "$out" --threshold "0.5 high" --out "$exp" --build "$BUILD"
+expect_stderr "'high' is not a number in \[0, 1\]" "names the bad threshold"
 
 # --- bad usage ----------------------------------------------------------------------------
 expect_exit 2 "a threshold above 1 is a usage error" -- "$FILTER" --model "$out" --threshold 2
