@@ -52,8 +52,6 @@ std::string filter_weights(const std::string& model_dir) {
                            " missing and no checkpoint)");
 }
 
-}  // namespace
-
 /// best.json's f1_threshold, if the file has one; throws naming the file if it is not JSON.
 std::optional<double> recorded_threshold(const std::string& model_dir) {
   const auto path = join_path(model_dir, model_files::kBestInfo);
@@ -64,6 +62,8 @@ std::optional<double> recorded_threshold(const std::string& model_dir) {
   if (it == info.end() || !it->is_number()) return std::nullopt;
   return it->get<double>();
 }
+
+}  // namespace
 
 LoadedFilter load_filter(const std::string& model_dir, const std::string& device) {
   auto config_path = join_path(model_dir, model_files::kConfig);
