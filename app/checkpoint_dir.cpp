@@ -40,13 +40,48 @@ void remove_tree(const std::string& dir) {
   }
 }
 
-// Removes every checkpoint in `root` but `keep`: the previous one, and any that a crash left
-// half-written or half-removed.
-void remove_other_checkpoints(const std::string& root, const std::string& keep) {
-  std::vector<std::string> others;
+uint64_t step_of(const std::string& checkpoint_name) {
+  return std::stoull(checkpoint_name.substr(std::string(kStepPrefix).size()));
+}
+
+struct CheckpointEntry {
+  uint64_t step;
+  std::string dir;
+  bool complete;  ///< holds state.json (written last) and the weights
+};
+
+// Every step-N directory in `root`, oldest step first.
+std::vector<CheckpointEntry> checkpoint_entries(const std::string& root) {
+  std::vector<CheckpointEntry> entries;
+  if (!fs::is_directory(root)) return entries;
   for (const auto& entry : fs::directory_iterator(root)) {
     const std::string name = entry.path().filename().string();
-    if (name != keep && is_checkpoint_name(name)) others.push_back(entry.path().string());
+    if (!is_checkpoint_name(name)) continue;
+    // state.json is written last; a removal interrupted by a crash may have left it alone.
+    const bool complete = fs::exists(entry.path() / kStateFile) &&
+                          fs::exists(entry.path() / model_files::kCheckpointWeights);
+    entries.push_back({step_of(name), entry.path().string(), complete});
+  }
+  std::sort(entries.begin(), entries.end(),
+            [](const auto& a, const auto& b) { return a.step < b.step; });
+  return entries;
+}
+
+// Removes every checkpoint in `root` but `current` and the `keep` − 1 newest complete ones
+// before it: also any that a crash left half-written or half-removed, and any beyond `current`
+// (written before a crash, then a resume from an earlier one).
+void remove_other_checkpoints(const std::string& root, const std::string& current, int64_t keep) {
+  const uint64_t current_step = step_of(current);
+  int64_t kept = 1;
+  auto entries = checkpoint_entries(root);
+  std::vector<std::string> others;
+  for (auto it = entries.rbegin(); it != entries.rend(); ++it) {
+    if (it->step == current_step) continue;
+    if (it->step < current_step && it->complete && kept < keep) {
+      ++kept;
+    } else {
+      others.push_back(it->dir);
+    }
   }
   for (const auto& dir : others) remove_tree(dir);
 }
@@ -72,7 +107,7 @@ void write_checkpoint_files(const std::string& model_dir, const std::string& dir
 
 void write_checkpoint(const std::string& model_dir, const TrainState& state,
                       const torch::nn::Module& model, const torch::optim::Optimizer& optimizer,
-                      const torch::nn::Module* average) {
+                      const torch::nn::Module* average, int64_t keep) {
   auto root = join_path(model_dir, model_files::kCheckpoints);
   auto name = kStepPrefix + std::to_string(state.step);
   auto dir = join_path(root, name);
@@ -94,7 +129,15 @@ void write_checkpoint(const std::string& model_dir, const TrainState& state,
                                        : std::string("there is no previous one")));
   }
   data::write_file_atomically(join_path(root, model_files::kLatest), name + "\n");
-  remove_other_checkpoints(root, name);
+  remove_other_checkpoints(root, name, keep);
+}
+
+std::vector<std::string> complete_checkpoints(const std::string& model_dir) {
+  std::vector<std::string> dirs;
+  for (const auto& entry : checkpoint_entries(join_path(model_dir, model_files::kCheckpoints))) {
+    if (entry.complete) dirs.push_back(entry.dir);
+  }
+  return dirs;
 }
 
 std::optional<LoadedCheckpoint> load_latest_checkpoint(const std::string& model_dir,

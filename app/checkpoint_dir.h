@@ -5,14 +5,16 @@
 //   checkpoints/step-N/optimizer.pt         the optimiser state
 //   checkpoints/step-N/average.pt           the weight average (train.ema_decay > 0 only)
 //   checkpoints/step-N/state.json           the TrainState
-// A checkpoint is written completely before `latest` moves to it, and only then is the
-// previous one removed, so a crash at any moment leaves a loadable checkpoint.
+// A checkpoint is written completely (state.json last) before `latest` moves to it, and only then
+// are older ones removed, so a crash at any moment leaves a loadable checkpoint.
 
 #include <torch/nn/module.h>
 #include <torch/optim/optimizer.h>
 
+#include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "app/checkpoint_pointer.h"
 #include "app/train_state.h"
@@ -20,10 +22,15 @@
 namespace atento {
 
 /// Writes `checkpoints/step-<state.step>/` in `model_dir` (`average` may be null), moves
-/// `latest` to it, then removes the checkpoint `latest` named before.
+/// `latest` to it, then removes every checkpoint but it and the `keep` − 1 newest complete ones
+/// before it (train.keep_checkpoints; checkpoint averaging reads them).
 void write_checkpoint(const std::string& model_dir, const TrainState& state,
                       const torch::nn::Module& model, const torch::optim::Optimizer& optimizer,
-                      const torch::nn::Module* average);
+                      const torch::nn::Module* average, int64_t keep = 1);
+
+/// The complete checkpoint directories (holding state.json and model.pt) of `model_dir`, oldest
+/// step first; empty when there are none.
+std::vector<std::string> complete_checkpoints(const std::string& model_dir);
 
 /// What load_latest_checkpoint found.
 struct LoadedCheckpoint {

@@ -233,6 +233,7 @@ void visit(V& v, C& o, const TrainOptions*) {
   v("valid_subset", o.valid_subset);
   v("best_metric", o.best_metric, kBestMetrics);
   v("patience", o.patience);
+  v("keep_checkpoints", o.keep_checkpoints);
   v("log_every_steps", o.log_every_steps);
   v("threads", o.threads);
   v("seed", o.seed);
@@ -469,6 +470,7 @@ void validate_train(const TrainOptions& r) {
   check(r.eval_every_steps >= 0, "train.eval_every_steps", "must not be negative");
   check(r.valid_subset >= 0, "train.valid_subset", "must not be negative");
   check(r.patience >= 0, "train.patience", "must not be negative");
+  check(r.keep_checkpoints >= 1, "train.keep_checkpoints", "must be at least 1");
   check(r.log_every_steps >= 1, "train.log_every_steps", "must be positive");
   check(r.threads >= 0, "train.threads", "must not be negative (0 = all cores)");
   check(is_device_name(r.device), "train.device",

@@ -88,6 +88,9 @@ struct TrainOptions {
   BestMetric best_metric = BestMetric::kAccuracy;
   /// Stop after this many validations without improvement (0 = never).
   int64_t patience = 5;
+  /// Checkpoints kept on disk, the newest ones (each validation writes one): more than 1 for
+  /// checkpoint averaging (atento-average).
+  int64_t keep_checkpoints = 1;
   /// Log a training line every this many steps.
   int64_t log_every_steps = 100;
   /// Intra-op threads (0 = all cores or $OMP_NUM_THREADS; LibTorch's own default can be 1).

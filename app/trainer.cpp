@@ -546,7 +546,8 @@ void Trainer::log_validation(const TeacherForcedTotals& totals, bool better) {
 
 void Trainer::save_checkpoint() {
   if (!group_.is_main()) return;
-  write_checkpoint(dir_, state_, *model_, *optimizer_, average_ ? average_.get() : nullptr);
+  write_checkpoint(dir_, state_, *model_, *optimizer_, average_ ? average_.get() : nullptr,
+                   config_.train.keep_checkpoints);
 }
 
 // --- the job ----------------------------------------------------------------------------

@@ -24,12 +24,6 @@
 namespace atento::model {
 namespace {
 
-std::string shape_string(const torch::Tensor& t) {
-  std::ostringstream out;
-  out << t.sizes();
-  return out.str();
-}
-
 void check_readable(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) {
@@ -100,20 +94,28 @@ std::string weights_problem(const std::string& name, const torch::Tensor& tensor
     return "parameter '" + name + "' has shape " + shape_string(tensor);
   }
   if (!within_storage(tensor)) {
-    return "parameter '" + name + "' reaches past its stored bytes (shape " +
-           shape_string(tensor) + ")";
+    return "parameter '" + name + "' reaches past its stored bytes (shape " + shape_string(tensor) +
+           ")";
   }
   return {};
 }
 
 }  // namespace
 
+std::string shape_string(const torch::Tensor& tensor) {
+  std::ostringstream out;
+  out << tensor.sizes();
+  return out.str();
+}
+
 std::string serialize_weights(const torch::nn::Module& module) {
-  c10::Dict<std::string, torch::Tensor> weights;
-  for (const auto& [name, tensor] : named_state(module)) {
-    weights.insert(name, tensor.detach().to(torch::kCPU));
-  }
-  const std::vector<char> bytes = torch::pickle_save(c10::IValue(weights));
+  return serialize_weights(named_state(module));
+}
+
+std::string serialize_weights(const NamedTensors& weights) {
+  c10::Dict<std::string, torch::Tensor> dict;
+  for (const auto& [name, tensor] : weights) dict.insert(name, tensor.detach().to(torch::kCPU));
+  const std::vector<char> bytes = torch::pickle_save(c10::IValue(dict));
   return std::string(bytes.begin(), bytes.end());
 }
 

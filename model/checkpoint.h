@@ -12,11 +12,17 @@
 
 namespace atento::model {
 
+/// Parameter and buffer tensors by dotted name, as read from a weights file (on the CPU).
+using NamedTensors = std::map<std::string, torch::Tensor>;
+
+/// A tensor's shape as error messages name it: "[3, 4]".
+std::string shape_string(const torch::Tensor& tensor);
+
 /// Every parameter and buffer of `module` (moved to CPU) as the bytes of a weights file.
 std::string serialize_weights(const torch::nn::Module& module);
 
-/// Parameter and buffer tensors by dotted name, as read from a weights file (on the CPU).
-using NamedTensors = std::map<std::string, torch::Tensor>;
+/// Named tensors (moved to CPU) as the bytes of a weights file: serialize_weights' format.
+std::string serialize_weights(const NamedTensors& weights);
 
 /// Reads a weights file holding serialize_weights' bytes; throws std::runtime_error naming the file
 /// when it cannot be read or parsed. The file's bytes are released before it returns.

@@ -89,6 +89,45 @@ n=$(head -3 "$WORK/ada-once/test.tsv" | cut -f1 | "$BUILD/atento-translate" --mo
 [ "$n" = 3 ] && pass "adaptive softmax: the model translates (beam 2)" \
   || fail "adaptive softmax: translated $n of 3 lines"
 
+# --- checkpoint averaging: the trainer keeps the last N, atento-average writes a model -----
+AVERAGE="$BUILD/atento-average"
+"$TRAIN" --config configs/sample.json --out "$WORK/keep" "${words[@]}" --set train.ema_decay=0.9 \
+  --set train.eval_every_steps=5 --set train.keep_checkpoints=3 --set train.max_steps=20 \
+  >/dev/null 2>&1
+# Each validation (every 5 steps and at each epoch end) writes a checkpoint.
+newest=$(json_get "$WORK/keep/log.jsonl" "' '.join('step-%d' % s for s in sorted({e['step'] for e in events if e['event'] == 'valid'})[-3:])")
+kept=$(cd "$WORK/keep/checkpoints" && ls -d step-* | sort -t- -k2 -n | tr '\n' ' ')
+[ "$kept" = "$newest " ] && pass "train.keep_checkpoints=3 keeps the newest three ($newest)" \
+  || fail "train.keep_checkpoints=3 left '$kept', expected '$newest'"
+expect_exit 0 "atento-average averages the last 3 checkpoints" -- \
+  "$AVERAGE" --model "$WORK/keep" --out "$WORK/keep-avg" --last 3
+steps=$(python3 -c "import json;print(' '.join(json.load(open('$WORK/keep-avg/average.json'))['checkpoints']))")
+[ "$steps" = "$newest" ] && pass "average.json names the averaged checkpoints" \
+  || fail "average.json names '$steps'"
+diff=$("$BUILD/atento_weights_diff" "$WORK/keep-avg/model.pt" "$WORK/keep/checkpoints/step-20/model.pt")
+[[ "$diff" != "max_abs_diff 0" && "$diff" == max_abs_diff* ]] \
+  && pass "the averaged weights differ from the last checkpoint's ($diff)" || fail "average: $diff"
+n=$(head -3 "$WORK/keep/test.tsv" | cut -f1 | "$BUILD/atento-translate" --model "$WORK/keep-avg" \
+  2>/dev/null | wc -l)
+[ "$n" = 3 ] && pass "the averaged model translates" || fail "averaged model translated $n of 3"
+expect_exit 0 "atento-average of one checkpoint's weight average" -- \
+  "$AVERAGE" --model "$WORK/keep" --out "$WORK/keep-one" --last 1 --weights average
+diff=$("$BUILD/atento_weights_diff" "$WORK/keep-one/model.pt" "$WORK/keep/checkpoints/step-20/average.pt")
+[ "$diff" = "max_abs_diff 0" ] && pass "one checkpoint averages to itself" || fail "one: $diff"
+expect_exit 2 "more checkpoints than kept is a usage error" -- \
+  "$AVERAGE" --model "$WORK/keep" --out "$WORK/keep-4" --last 4
+expect_stderr "--last 4: .* holds 3 complete checkpoint.*train.keep_checkpoints=4" \
+  "the error says how many there are and what to set"
+[ ! -e "$WORK/keep-4" ] && pass "nothing is written on error" || fail "$WORK/keep-4 was created"
+expect_exit 2 "an existing model is not overwritten" -- \
+  "$AVERAGE" --model "$WORK/keep" --out "$WORK/keep-avg" --last 2
+expect_stderr "already holds a model" "the error names the existing model"
+expect_exit 2 "the model directory itself is refused as --out" -- \
+  "$AVERAGE" --model "$WORK/keep" --out "$WORK/keep" --last 2
+expect_exit 2 "--weights average without a weight average is a usage error" -- \
+  "$AVERAGE" --model "$WORK/once" --out "$WORK/once-avg" --last 1 --weights average
+expect_stderr "average.pt does not exist .*train.ema_decay" "the error names the missing file"
+
 # --- subword sampling: a new segmentation every epoch, the same after a resume ------------
 sampling=(--set tokenizer.sample_alpha=0.2 --set train.threads=1 --set train.eval_every_steps=0
           --set train.log_every_steps=1 --set train.max_epochs=100)

@@ -138,6 +138,36 @@ TEST(CheckpointDir, ANewCheckpointRotatesThePreviousOneAway) {
   expect_equal_weights(*tiny.model, *restored.model);
 }
 
+TEST(CheckpointDir, KeepsTheNewestCompleteCheckpointsItIsAskedFor) {
+  TempDir dir;
+  Tiny tiny(1, 1);
+  for (int64_t step : {500, 900, 1000, 1500}) {
+    write_checkpoint(dir.str(), state_at(step), *tiny.model, *tiny.optimizer, nullptr, 3);
+  }
+  // Numeric order, not the names' (step-900 sorts after step-1500 as text).
+  EXPECT_EQ(
+      complete_checkpoints(dir.str()),
+      (std::vector<std::string>{dir.file("checkpoints/step-900"), dir.file("checkpoints/step-1000"),
+                                dir.file("checkpoints/step-1500")}));
+  // A half-written older checkpoint (no state.json) and one beyond the new step (a crash, then
+  // a resume from an earlier one) are neither counted nor kept.
+  fs::create_directories(dir.file("checkpoints/step-1700"));
+  fs::remove(dir.file("checkpoints/step-1000/state.json"));
+  write_checkpoint(dir.str(), state_at(1600), *tiny.model, *tiny.optimizer, nullptr, 3);
+  EXPECT_EQ(
+      complete_checkpoints(dir.str()),
+      (std::vector<std::string>{dir.file("checkpoints/step-900"), dir.file("checkpoints/step-1500"),
+                                dir.file("checkpoints/step-1600")}));
+  EXPECT_FALSE(fs::exists(dir.file("checkpoints/step-1000")));
+  EXPECT_FALSE(fs::exists(dir.file("checkpoints/step-1700")));
+  EXPECT_EQ(read(dir.file("checkpoints/latest")), "step-1600\n");
+  // Asking for fewer later removes the surplus.
+  write_checkpoint(dir.str(), state_at(1800), *tiny.model, *tiny.optimizer, nullptr);
+  EXPECT_EQ(complete_checkpoints(dir.str()),
+            (std::vector<std::string>{dir.file("checkpoints/step-1800")}));
+  EXPECT_TRUE(complete_checkpoints(dir.file("nothing-here")).empty());
+}
+
 TEST(CheckpointDir, AHostileOrCorruptPointerIsAClearError) {
   TempDir dir;
   Tiny tiny(1);

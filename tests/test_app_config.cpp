@@ -159,6 +159,7 @@ TEST(Config, InvalidValuesAreErrorsNamingTheKey) {
         Case{"data.valid_fraction=0.9", "data.test_fraction"},
         Case{"translate.beam=0", "translate.beam"}, Case{"train.ema_decay=1", "train.ema_decay"},
         Case{"train.ema_decay=-0.5", "train.ema_decay"},
+        Case{"train.keep_checkpoints=0", "train.keep_checkpoints"},
         Case{"tokenizer.src_len=100", "model.max_len"},
         Case{"filter.noise_fraction=1", "filter.noise_fraction"},
         Case{"filter.threshold=1.5", "filter.threshold"},
@@ -307,6 +308,7 @@ const std::map<std::string, std::set<std::string>> kEveryKey = {
       "valid_subset",
       "best_metric",
       "patience",
+      "keep_checkpoints",
       "log_every_steps",
       "threads",
       "seed",
@@ -393,6 +395,7 @@ Config non_default_config() {
   c.train.valid_subset = 10;
   c.train.best_metric = BestMetric::kLoss;
   c.train.patience = 2;
+  c.train.keep_checkpoints = 4;
   c.train.log_every_steps = 5;
   c.train.threads = 1;
   c.train.seed = 7;
@@ -477,6 +480,7 @@ TEST(Config, JsonRoundTripPreservesEveryField) {
   EXPECT_EQ(r.train.valid_subset, c.train.valid_subset);
   EXPECT_EQ(r.train.best_metric, c.train.best_metric);
   EXPECT_EQ(r.train.patience, c.train.patience);
+  EXPECT_EQ(r.train.keep_checkpoints, c.train.keep_checkpoints);
   EXPECT_EQ(r.train.log_every_steps, c.train.log_every_steps);
   EXPECT_EQ(r.train.threads, c.train.threads);
   EXPECT_EQ(r.train.seed, c.train.seed);
