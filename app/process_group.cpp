@@ -2,6 +2,7 @@
 
 #include <torch/version.h>
 
+#include <csignal>
 #include <stdexcept>
 #include <torch/csrc/distributed/c10d/ProcessGroup.hpp>
 #include <torch/csrc/distributed/c10d/TCPStore.hpp>
@@ -147,6 +148,9 @@ ProcessGroup ProcessGroup::join(const RankEnvironment& env, Backend backend,
                                 const torch::Device& device, std::chrono::milliseconds timeout) {
   ProcessGroup result;
   if (!env.distributed()) return result;
+  // A peer that dies mid-exchange closes its sockets: a write to one must fail with EPIPE, an
+  // error this rank reports naming itself, not end the process silently by SIGPIPE (exit 141).
+  std::signal(SIGPIPE, SIG_IGN);
   backend = resolve_backend(backend, device);
   const std::string name = "rank " + std::to_string(env.rank) + " of " +
                            std::to_string(env.world_size) + " (" + backend_name(backend) + ")";
