@@ -1,5 +1,9 @@
 // atento-train: train an English→Spanish Transformer from sentence pairs.
+#include <iostream>
+#include <nlohmann/json.hpp>
+
 #include "app/cli.h"
+#include "app/config.h"
 #include "app/local_launcher.h"
 #include "app/trainer.h"
 
@@ -19,8 +23,16 @@ int main(int argc, char** argv) {
                    "Data-parallel ranks to start on this machine (default 1; see also RANK, "
                    "WORLD_SIZE, MASTER_ADDR, MASTER_PORT)")
         ->check(atento::integer_range(1, 1024));
+    bool print_config = false;
+    app.add_flag("--print-config", print_config,
+                 "Print the resolved configuration (defaults, file, --set) as JSON and exit");
     app.footer("Example: atento-train --config configs/base.json --out runs/base");
     if (int code = atento::parse_command_line(app, argc, argv); code >= 0) return code;
+    if (print_config) {
+      std::cout << atento::config_to_json(atento::load_config(args.config, args.overrides)).dump(2)
+                << "\n";
+      return atento::kExitOk;
+    }
     if (args.nproc > 1)
       return atento::launch_local_ranks(args.nproc, atento::without_nproc(argc, argv));
     return atento::run_training(args);

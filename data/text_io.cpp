@@ -1,6 +1,7 @@
 #include "data/text_io.h"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -97,7 +98,22 @@ void sync_directory(const std::string& dir) {
   if (!synced) throw write_error(name, "cannot flush the directory: " + reason);
 }
 
-void write_file_atomically(const std::string& path, const std::string& content) {
+namespace {
+
+// Writes `content` into the existing non-regular file `path` (a device, FIFO, socket or
+// terminal, or an open descriptor such as /dev/stdout) where it is: such a file must not be
+// replaced by a rename. Appends, so that /dev/stdout redirected with `>>` keeps what it held.
+void write_in_place(const std::string& path, const std::string& content) {
+  const int fd = ::open(path.c_str(), O_WRONLY | O_APPEND | O_NOCTTY | O_CLOEXEC);
+  if (fd < 0) throw write_error(path, std::strerror(errno));
+  const bool written = write_all(fd, content);
+  const int saved = errno;
+  const bool closed = ::close(fd) == 0;
+  if (!written || !closed) throw write_error(path, std::strerror(written ? errno : saved));
+}
+
+// Writes `content` to the regular file (or new path) `path` by temporary file and rename.
+void replace_atomically(const std::string& path, const std::string& content) {
   const std::filesystem::path target(path);
   if (target.has_parent_path()) {
     std::error_code ec;
@@ -112,6 +128,46 @@ void write_file_atomically(const std::string& path, const std::string& content) 
     throw std::runtime_error("cannot rename " + temporary + " to " + path + ": " + reason);
   }
   sync_directory(target.parent_path().string());
+}
+
+// Whether the chain of symlinks from `path` passes through /proc (as /dev/stdout and /dev/fd/N
+// do): such a path names an open descriptor of this process, to be written where it points.
+bool names_a_descriptor(std::filesystem::path path) {
+  for (int hop = 0; hop < 40; ++hop) {
+    if (path.string().rfind("/proc/", 0) == 0) return true;
+    std::error_code ec;
+    if (!std::filesystem::is_symlink(path, ec)) return false;
+    const std::filesystem::path next = std::filesystem::read_symlink(path, ec);
+    if (ec) return false;
+    path = next.is_absolute() ? next : path.parent_path() / next;
+  }
+  return false;
+}
+
+}  // namespace
+
+void write_file_atomically(const std::string& path, const std::string& content) {
+  struct stat followed {};
+  if (::stat(path.c_str(), &followed) == 0 && !S_ISREG(followed.st_mode)) {
+    if (S_ISDIR(followed.st_mode)) throw write_error(path, "it is a directory");
+    write_in_place(path, content);
+    return;
+  }
+  if (names_a_descriptor(path)) {
+    write_in_place(path, content);
+    return;
+  }
+  struct stat own {};
+  if (::lstat(path.c_str(), &own) == 0 && S_ISLNK(own.st_mode)) {
+    // A link to a regular file stays a link: its target is the file replaced.
+    std::error_code ec;
+    const std::filesystem::path target = std::filesystem::canonical(path, ec);
+    if (!ec) {
+      replace_atomically(target.string(), content);
+      return;
+    }
+  }
+  replace_atomically(path, content);
 }
 
 }  // namespace atento::data

@@ -26,6 +26,11 @@ std::vector<std::string> read_lines(const std::string& path);
 /// rename it over `path`, fsync the directory. Creates missing parent directories. On failure
 /// (full disk, I/O error, permissions) throws std::runtime_error naming the file and the
 /// reason, removes the temporary file and leaves the old `path` untouched.
+/// Only regular files (and new paths) are replaced so: a `path` that is a device, FIFO, socket
+/// or terminal (or a symlink to one), or a descriptor of this process (`/dev/stdout`,
+/// `/dev/fd/N`), is opened and written in place (appending), never replaced, and a
+/// write error there (`/dev/full`) throws too; a symlink to a regular file stays a symlink and
+/// its target is replaced.
 void write_file_atomically(const std::string& path, const std::string& content);
 
 /// Flushes the entries of directory `dir` ("" = the current one) to disk, so that files created

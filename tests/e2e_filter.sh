@@ -59,6 +59,8 @@ expect_exit 0 "scores a file" -- "$FILTER" --model "$out" --input "$WORK/pairs.t
 awk -F'\t' 'NF!=3 || $1<0 || $1>1 {bad=1} END {exit bad}' "$WORK/scored.tsv" \
   && pass "score<TAB>English<TAB>Spanish, scores in [0,1]" || fail "bad output columns"
 expect_stderr "pairs/s" "reports pairs/s on stderr"
+check_output_kinds "filter --output" -- "$FILTER" --model "$out" --input "$WORK/pairs.tsv" \
+  --output @OUT
 expect_exit 0 "--device cpu scores" -- "$FILTER" --model "$out" --input "$WORK/pairs.tsv" \
   --device cpu
 expect_exit 2 "a bad --device is a usage error" -- "$FILTER" --model "$out" \

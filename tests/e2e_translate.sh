@@ -151,4 +151,16 @@ expect_exit 2 "a model directory of another format version is refused" -- "$T" -
 expect_stderr "format_version is 99" "names the version"
 expect_exit 1 "missing pairs file is an error" -- "$BUILD/atento-eval" --model "$model" \
   --pairs "$WORK/none.tsv"
+
+# --- output files that are not regular files: written in place, never replaced -------------
+check_output_kinds "translate --output" -- "$T" --model "$model" --input "$WORK/nb.txt" \
+  --output @OUT
+check_output_kinds "translate --attention" -- "$T" --model "$model" --input "$WORK/nb.txt" \
+  --output "$WORK/att_out.txt" --attention @OUT
+check_output_kinds "eval --hyps" -- "$BUILD/atento-eval" --model "$model" --beam 1 \
+  --pairs "$model/valid.tsv" --hyps @OUT
+ln -s /proc/self/fd/1 "$WORK/stdout_link"
+"$T" --model "$model" --input "$WORK/nb.txt" --output "$WORK/stdout_link" >"$WORK/via_fd.txt" 2>/dev/null
+[ "$(wc -l <"$WORK/via_fd.txt")" = 3 ] && [ -L "$WORK/stdout_link" ] \
+  && pass "a link to this process's stdout is written through" || fail "stdout link replaced"
 finish

@@ -44,6 +44,34 @@ start_server_binary() {
   cat "$log"; return 1
 }
 
+# check_output_kinds WHAT -- COMMAND...: runs COMMAND with the argument @OUT replaced by a
+# FIFO, then (as root) by a private null device and a private full device (never the machine's
+# own): the first two must be written in place and stay what they are; the full one must make
+# the command exit 1 with an error naming it.
+check_output_kinds() {
+  local what=$1; shift 2
+  local dir=$WORK/kinds
+  rm -rf "$dir"; mkdir -p "$dir"; mkfifo "$dir/fifo"
+  timeout 300 cat "$dir/fifo" >"$dir/from_fifo" &
+  local reader=$!
+  "${@//@OUT/$dir/fifo}" >/dev/null 2>"$WORK/stderr"
+  local got=$?
+  wait "$reader"
+  if [ "$got" = 0 ] && [ -p "$dir/fifo" ] && [ -s "$dir/from_fifo" ]; then
+    pass "$what: a FIFO is written in place"
+  else fail "$what: FIFO: exit $got, fifo kept: $([ -p "$dir/fifo" ] && echo yes || echo no)"; fi
+  if [ "$(id -u)" != 0 ] || ! mknod "$dir/null" c 1 3 2>/dev/null || ! mknod "$dir/full" c 1 7; then
+    echo "skip: $what: device nodes need root"; return 0
+  fi
+  expect_exit 0 "$what: a null device is written" -- "${@//@OUT/$dir/null}"
+  [ -c "$dir/null" ] && pass "$what: the null device node survives" \
+    || fail "$what: the null device node was replaced"
+  expect_exit 1 "$what: a full device is a write error" -- "${@//@OUT/$dir/full}"
+  expect_stderr "cannot write $dir/full" "$what: the error names the full device"
+  [ -c "$dir/full" ] && pass "$what: the full device node survives" \
+    || fail "$what: the full device node was replaced"
+}
+
 finish() {
   echo "$((checks - failures)) passed, $failures failed"
   [ "$failures" -eq 0 ]

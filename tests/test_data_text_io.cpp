@@ -3,9 +3,13 @@
 
 #include <gtest/gtest.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
 
 #include <csignal>
 #include <filesystem>
+#include <future>
 #include <stdexcept>
 #include <string>
 
@@ -92,6 +96,62 @@ TEST(WriteFileAtomically, AnUnwritablePlaceIsAnErrorNamingIt) {
   } catch (const std::runtime_error& e) {
     EXPECT_NE(std::string(e.what()).find(blocker + "/inside.txt"), std::string::npos) << e.what();
   }
+}
+
+TEST(WriteFileAtomically, AFifoIsWrittenInPlaceNotReplaced) {
+  TempDir dir;
+  const std::string fifo = dir.file("pipe");
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  auto reader = std::async(std::launch::async, [&] { return read_whole_file(fifo, "fifo"); });
+  write_file_atomically(fifo, "through the pipe\n");
+  EXPECT_EQ(reader.get(), "through the pipe\n");
+  EXPECT_TRUE(fs::is_fifo(fifo)) << "the FIFO must still be a FIFO";
+  EXPECT_EQ(other_files(dir, "pipe"), 0);
+}
+
+TEST(WriteFileAtomically, ASymlinkToAFileStaysALinkAndItsTargetIsReplaced) {
+  TempDir dir;
+  const std::string target = dir.write("target.txt", "old");
+  const std::string link = dir.file("link.txt");
+  fs::create_symlink(target, link);
+  write_file_atomically(link, "new");
+  EXPECT_TRUE(fs::is_symlink(link));
+  EXPECT_EQ(read_whole_file(target, "test file"), "new");
+}
+
+TEST(WriteFileAtomically, ADirectoryIsAnErrorNamingIt) {
+  TempDir dir;
+  fs::create_directories(dir.file("sub"));
+  try {
+    write_file_atomically(dir.file("sub"), "content");
+    FAIL() << "expected an error";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find(dir.file("sub")), std::string::npos) << e.what();
+  }
+  EXPECT_TRUE(fs::is_directory(dir.file("sub")));
+}
+
+// Private character devices (never the machine's /dev/null): creating one needs root.
+TEST(WriteFileAtomically, DevicesAreWrittenInPlaceAndAFullOneIsAnError) {
+  if (::geteuid() != 0) GTEST_SKIP() << "creating device nodes needs root";
+  TempDir dir;
+  const std::string null_device = dir.file("null");
+  const std::string full_device = dir.file("full");
+  if (::mknod(null_device.c_str(), S_IFCHR | 0666, makedev(1, 3)) != 0 ||
+      ::mknod(full_device.c_str(), S_IFCHR | 0666, makedev(1, 7)) != 0) {
+    GTEST_SKIP() << "this file system refuses device nodes";
+  }
+  write_file_atomically(null_device, "discarded\n");
+  EXPECT_TRUE(fs::is_character_file(null_device)) << "the device node must survive";
+  try {
+    write_file_atomically(full_device, "no room\n");
+    FAIL() << "expected an error";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("cannot write " + full_device), std::string::npos)
+        << e.what();
+  }
+  EXPECT_TRUE(fs::is_character_file(full_device));
+  EXPECT_EQ(other_files(dir, "null"), 1) << "only the two devices: no temporary file";
 }
 
 TEST(ReadWholeFile, NamesWhatAndWhereOnFailure) {
