@@ -5,7 +5,7 @@
 #include <string>
 #include <utility>
 
-#include "model/attention.h"
+#include "model/projection.h"
 
 namespace atento::model {
 

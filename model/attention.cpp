@@ -75,21 +75,6 @@ AttentionResult dot_product_attention_with_weights(const torch::Tensor& q, const
   return attention(q, k, v, keep);
 }
 
-torch::nn::Linear glorot_linear(int64_t in, int64_t out) {
-  torch::nn::Linear linear(torch::nn::LinearOptions(in, out).bias(true));
-  torch::nn::init::xavier_uniform_(linear->weight);
-  torch::nn::init::zeros_(linear->bias);
-  return linear;
-}
-
-torch::Tensor dense(const torch::Tensor& x, const torch::nn::Linear& layer, WeightCache* cache) {
-  const int64_t rows = x.numel() / std::max<int64_t>(1, x.size(-1));
-  // fp32: one row while decoding is matrix-vector, a few rows use the transposed copy;
-  // bf16 decoding: every product uses the bf16 copy
-  const bool use_cache = rows <= kFewRows || bf16_decoding();
-  return project(x, layer->weight, layer->bias, use_cache ? cache : nullptr);
-}
-
 torch::Tensor padding_mask(const torch::Tensor& ids, int64_t pad_id) {
   TORCH_CHECK(ids.dim() == 2, "padding_mask: ids must be [B,S], got ", ids.sizes());
   return ids.ne(pad_id);

@@ -1,6 +1,6 @@
 #include "model/feed_forward.h"
 
-#include "model/attention.h"
+#include "model/projection.h"
 
 namespace atento::model {
 

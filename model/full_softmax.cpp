@@ -1,6 +1,6 @@
 #include "model/full_softmax.h"
 
-#include "model/attention.h"
+#include "model/projection.h"
 
 namespace atento::model {
 

@@ -3,7 +3,8 @@
 #include <ATen/autocast_mode.h>
 #include <c10/core/impl/LocalDispatchKeySet.h>
 #include <torch/torch.h>
-#include <torch/version.h>
+
+#include "model/autocast.h"
 
 namespace atento::model {
 
@@ -31,21 +32,9 @@ torch::Tensor WeightCache::bf16(const torch::Tensor& weight) {
 
 namespace {
 
-bool cpu_autocast() {
-#if TORCH_VERSION_MAJOR > 2 || (TORCH_VERSION_MAJOR == 2 && TORCH_VERSION_MINOR >= 4)
-  return at::autocast::is_autocast_enabled(at::kCPU);
-#else
-  return at::autocast::is_cpu_enabled();
-#endif
-}
+bool cpu_autocast() { return autocast_enabled(/*cuda=*/false); }
 
-torch::ScalarType cpu_autocast_dtype() {
-#if TORCH_VERSION_MAJOR > 2 || (TORCH_VERSION_MAJOR == 2 && TORCH_VERSION_MINOR >= 4)
-  return at::autocast::get_autocast_dtype(at::kCPU);
-#else
-  return at::autocast::get_autocast_cpu_dtype();
-#endif
-}
+torch::ScalarType cpu_autocast_dtype() { return autocast_dtype(/*cuda=*/false); }
 
 bool cpu_fp32_weight(const torch::Tensor& hidden, const torch::Tensor& weight) {
   return hidden.device().is_cpu() && weight.device().is_cpu() &&
@@ -83,6 +72,21 @@ torch::Tensor project(const torch::Tensor& hidden, const torch::Tensor& weight,
   auto t = cache->transposed(weight);  // [D,V]
   auto out = bias.defined() ? torch::addmm(bias, rows, t) : torch::mm(rows, t);
   return out.reshape(sizes);  // [N,D]·[D,V] → [N,V] → [..., V]
+}
+
+torch::nn::Linear glorot_linear(int64_t in, int64_t out) {
+  torch::nn::Linear linear(torch::nn::LinearOptions(in, out).bias(true));
+  torch::nn::init::xavier_uniform_(linear->weight);
+  torch::nn::init::zeros_(linear->bias);
+  return linear;
+}
+
+torch::Tensor dense(const torch::Tensor& x, const torch::nn::Linear& layer, WeightCache* cache) {
+  const int64_t rows = x.numel() / std::max<int64_t>(1, x.size(-1));
+  // fp32: one row while decoding is matrix-vector, a few rows use the transposed copy;
+  // bf16 decoding: every product uses the bf16 copy
+  const bool use_cache = rows <= kFewRows || bf16_decoding();
+  return project(x, layer->weight, layer->bias, use_cache ? cache : nullptr);
 }
 
 }  // namespace atento::model

@@ -16,7 +16,7 @@ command -v jq >/dev/null || { echo "error: jq not found (apt-get install jq)" >&
 run() {  # run BUILD OUT
   local bin=$1 out=$2
   mkdir -p "$out"
-  cut -f1 data/sample/sample.tsv | head -60 >"$out/sample.en"
+  head -60 data/sample/sample.tsv | cut -f1 >"$out/sample.en"  # (cut | head: SIGPIPE under pipefail)
   "$bin/atento-train" --config configs/sample.json --out "$out/sample" --set train.max_steps=200 \
     --set train.eval_every_steps=100 --set train.log_every_steps=10 --set train.threads=1 \
     >/dev/null 2>&1
@@ -25,7 +25,7 @@ run() {  # run BUILD OUT
       --threads 1 >"$out/sample.beam$beam.es" 2>/dev/null
   done
   if [ -f runs/data/spa-eng.tsv ]; then
-    cut -f1 runs/data/spa-eng.tsv | sed -n '1000,1060p' >"$out/real.en"
+    sed -n '1000,1060p' runs/data/spa-eng.tsv | cut -f1 >"$out/real.en"
     "$bin/atento-train" --config configs/fast.json --out "$out/fast" --set train.max_steps=60 \
       --set train.eval_every_steps=30 --set train.log_every_steps=10 --set train.threads=1 \
       --set train.valid_subset=500 >/dev/null 2>&1

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian packages Atento needs (only those missing) and builds it into build/.
 # Idempotent: with everything present it makes no apt call and rebuilds only what changed.
+#   scripts/setup.sh [CMAKE_OPTION...]   e.g. -DATENTO_SANITIZE_TESTS=ON (scripts/test.sh does)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -16,7 +17,7 @@ missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
-# Node and npm run a real LibreTranslate client in tests/e2e_serve.sh and the load client of
+# Node and npm run a real LibreTranslate client in tests/e2e/e2e_serve.sh and the load client of
 # scripts/bench_serve.sh; any installed node will do (NodeSource's bundles npm).
 command -v node >/dev/null || missing+=(nodejs)
 command -v npm >/dev/null || missing+=(npm)
@@ -35,6 +36,6 @@ if ! readlink -f /etc/alternatives/libblas.so.3-x86_64-linux-gnu 2>/dev/null | g
 fi
 
 jobs=$(nproc)
-cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release "$@" >/dev/null
 cmake --build build -j"$jobs"
-echo "setup: built into build/ (atento-train, atento-translate, atento-eval, atento-serve)"
+echo "setup: built into build/ (atento-train, -translate, -eval, -filter, -serve, -average)"

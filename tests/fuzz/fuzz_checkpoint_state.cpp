@@ -8,8 +8,8 @@
 #include <stdexcept>
 #include <string>
 
-#include "app/checkpoint_pointer.h"
-#include "app/train_state.h"
+#include "app/model_dir/checkpoint_pointer.h"
+#include "app/train/train_state.h"
 #include "tests/fuzz/fuzz_util.h"
 
 namespace {

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "app/config.h"
+#include "app/common/config.h"
 #include "tests/fuzz/fuzz_util.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

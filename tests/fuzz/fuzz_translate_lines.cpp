@@ -6,7 +6,7 @@
 #include <sstream>
 #include <string>
 
-#include "app/input_lines.h"
+#include "app/translate/input_lines.h"
 #include "data/text_io.h"
 #include "data/words.h"
 #include "tests/fuzz/fuzz_util.h"

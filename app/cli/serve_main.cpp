@@ -1,0 +1,66 @@
+// atento-serve: an HTTP translation server speaking the LibreTranslate API (app/server.h).
+#include "app/cli/cli.h"
+#include "app/serve/server.h"
+
+int main(int argc, char** argv) {
+  return atento::guarded_main([&] {
+    CLI::App app{"Serve English→Spanish translation over HTTP (LibreTranslate API).",
+                 "atento-serve"};
+    atento::ServeArgs args;
+    app.add_option("--model", args.model_dir, "Model directory written by atento-train")
+        ->required()
+        ->check(CLI::ExistingDirectory);
+    app.add_option("--host", args.host, "Address to listen on (default: loopback only)")
+        ->capture_default_str();
+    app.add_option("--port", args.port, "TCP port (0 = any free port, printed on stderr)")
+        ->capture_default_str()
+        ->check(CLI::Range(0, 65535));
+    app.add_option("--threads", args.threads,
+                   "CPU threads of the decoder, over all workers (0 = all cores)")
+        ->check(CLI::NonNegativeNumber);
+    app.add_option("--workers", args.workers,
+                   "Decoding workers, each with its own batch (0 = one per CPU thread, one on "
+                   "a GPU)")
+        ->capture_default_str()
+        ->check(CLI::Range(0, 256));
+    app.add_option("--http-threads", args.http_threads, "Connections served at once")
+        ->capture_default_str()
+        ->check(CLI::Range(1, 4096));
+    app.add_option("--beam", args.beam, "Beam of requests that name none (default: the model's)")
+        ->check(CLI::PositiveNumber);
+    app.add_option("--max-beam", args.max_beam, "Largest beam a request may ask for")
+        ->capture_default_str()
+        ->check(CLI::Range(1, 64));
+    app.add_option("--precision", args.precision,
+                   "Decoding arithmetic: fp32, bf16 or auto (default: the model's)")
+        ->check(CLI::IsMember({"fp32", "bf16", "auto"}));
+    app.add_option("--max-batch", args.max_batch, "Most sentences decoded together")
+        ->capture_default_str()
+        ->check(CLI::Range(1, 4096));
+    app.add_flag("--whole-batches{false}", args.continuous,
+                 "Decode greedy requests batch by batch (like beam requests) instead of letting "
+                 "them join a running batch between decoding steps");
+    app.add_option("--batch-wait-ms", args.batch_wait_ms,
+                   "Longest wait of a sentence for others to share its batch")
+        ->capture_default_str()
+        ->check(CLI::Range(0.0, 1000.0));
+    app.add_option("--max-chars", args.max_chars, "Most characters in one request")
+        ->capture_default_str()
+        ->check(CLI::Range(1, 1000000));
+    app.add_option("--max-strings", args.max_strings, "Most strings in one request's q array")
+        ->capture_default_str()
+        ->check(CLI::Range(1, 100000));
+    app.add_option("--max-queue", args.max_queued, "Most sentences waiting (503 beyond)")
+        ->capture_default_str()
+        ->check(CLI::Range(1, 10000000));
+    app.add_option("--max-body", args.max_body, "Largest request body in bytes (413 beyond)")
+        ->capture_default_str()
+        ->check(CLI::Range(1, 1 << 30));
+    app.add_option("--read-timeout", args.read_timeout_s,
+                   "Seconds a client may stay silent while sending a request")
+        ->capture_default_str()
+        ->check(CLI::Range(1, 3600));
+    if (int code = atento::parse_command_line(app, argc, argv); code >= 0) return code;
+    return atento::run_server(args);
+  });
+}

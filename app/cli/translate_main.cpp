@@ -1,0 +1,37 @@
+// atento-translate: English text in, Spanish text out, one line per line.
+#include "app/cli/cli.h"
+#include "app/translate/translator.h"
+
+int main(int argc, char** argv) {
+  return atento::guarded_main([&] {
+    CLI::App app{"Translate English text to Spanish with a trained Atento model.",
+                 "atento-translate"};
+    atento::TranslateArgs args;
+    app.add_option("--model", args.model_dir, "Model directory written by atento-train")
+        ->required()
+        ->check(CLI::ExistingDirectory);
+    app.add_option("--input", args.input, "English text, one sentence per line (default: stdin)")
+        ->check(CLI::ExistingFile);
+    app.add_option("--output", args.output, "Spanish output (default: stdout)");
+    app.add_option("--beam", args.beam, "Beam width (1 = greedy)")
+        ->check(atento::integer_range(1, 256));
+    app.add_option("--n-best", args.n_best, "Print the N best as rank<TAB>score<TAB>text")
+        ->check(atento::integer_range(1, 256));
+    app.add_option("--batch-size", args.batch_size, "Decoder rows per batch (sentences x beam)")
+        ->check(atento::integer_range(1, 1 << 20));
+    app.add_flag("--no-cache", args.no_cache, "Recompute the decoder prefix every step");
+    app.add_option("--attention", args.attention_file,
+                   "Write cross-attention weights (per layer and head) as JSON");
+    app.add_option("--force-len", args.force_len,
+                   "Decode exactly N tokens, ignoring [end] (benchmarks; at most the "
+                   "model's max_len)")
+        ->check(atento::integer_range(1));
+    app.add_option("--device", args.device, "cpu, cuda or cuda:N (default: translate.device)")
+        ->check(atento::device_name());
+    app.add_option("--threads", args.threads, "CPU threads (0 = all cores)")
+        ->check(atento::integer_range(0, 1024));
+    app.add_option("--set", args.overrides, "Override a translate.* setting: translate.key=value");
+    if (int code = atento::parse_command_line(app, argc, argv); code >= 0) return code;
+    return atento::run_translation(args);
+  });
+}

@@ -1,0 +1,48 @@
+#include "app/common/precision.h"
+
+#include <ATen/autocast_mode.h>
+
+#include "model/autocast.h"
+
+namespace atento {
+
+using model::autocast_dtype;
+using model::autocast_enabled;
+using model::set_autocast;
+
+bool cpu_has_native_bf16() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_cpu_init();
+  return __builtin_cpu_supports("avx512bf16") != 0;
+#else
+  return false;
+#endif
+}
+
+Precision resolve_precision(Precision precision, const torch::Device& device) {
+  if (precision != Precision::kAuto) return precision;
+  return device.is_cpu() && cpu_has_native_bf16() ? Precision::kBf16 : Precision::kFp32;
+}
+
+const char* precision_name(Precision resolved) {
+  return resolved == Precision::kBf16 ? "bf16" : "fp32";
+}
+
+AutocastGuard::AutocastGuard(Precision precision, const torch::Device& device) {
+  if (resolve_precision(precision, device) != Precision::kBf16) return;
+  active_ = true;
+  cuda_ = device.is_cuda();
+  was_enabled_ = autocast_enabled(cuda_);
+  previous_dtype_ = autocast_dtype(cuda_);
+  at::autocast::increment_nesting();
+  set_autocast(cuda_, true, torch::kBFloat16);
+}
+
+AutocastGuard::~AutocastGuard() {
+  if (!active_) return;
+  set_autocast(cuda_, was_enabled_, previous_dtype_);
+  // The outermost guard drops the bf16 copies of the weights autocast cached meanwhile.
+  if (at::autocast::decrement_nesting() == 0) at::autocast::clear_cache();
+}
+
+}  // namespace atento

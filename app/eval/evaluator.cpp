@@ -1,0 +1,255 @@
+#include "app/eval/evaluator.h"
+
+#include <torch/torch.h>
+
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <set>
+#include <utility>
+#include <vector>
+
+#include "app/common/files.h"
+#include "app/common/overrides.h"
+#include "app/common/runtime.h"
+#include "app/eval/eval_subsets.h"
+#include "app/model_dir/model_dir.h"
+#include "app/scoring/metrics.h"
+#include "app/scoring/teacher_forcing.h"
+#include "app/translate/translator.h"
+#include "data/corpus.h"
+#include "data/text_io.h"
+
+namespace atento {
+namespace {
+
+using nlohmann::json;
+
+/// Figures of one set of pairs.
+struct EvalFigures {
+  TeacherForcedTotals teacher_forced;
+  int64_t pairs = 0;
+  int64_t sources = 0;  ///< distinct English sentences (each translated once)
+  double bleu = NAN;
+  double chrf = NAN;
+  double short_outputs = NAN;     ///< share of translations that are short for their source
+  double short_references = NAN;  ///< the same share among the reference translations
+};
+
+json to_json(const EvalFigures& f) {
+  auto number = [](double x) { return std::isnan(x) ? json(nullptr) : json(x); };
+  return {{"pairs", f.pairs},
+          {"sources", f.sources},
+          {"target_tokens", f.teacher_forced.tokens},
+          {"next_word_accuracy", f.teacher_forced.accuracy()},
+          {"loss", f.teacher_forced.loss()},
+          {"perplexity", std::exp(f.teacher_forced.loss())},
+          {"bleu", number(f.bleu)},
+          {"chrf", number(f.chrf)},
+          {"short_outputs", number(f.short_outputs)},
+          {"short_references", number(f.short_references)}};
+}
+
+/// Shares of short translations and of short references (eval_subsets.h), per source and per
+/// pair.
+void add_short_shares(EvalFigures& f, const TrainingProfile& profile,
+                      const std::vector<data::Pair>& pairs, const std::vector<std::string>& order,
+                      const std::vector<std::string>& hyps) {
+  int64_t short_hyps = 0, short_refs = 0;
+  for (size_t i = 0; i < order.size(); ++i) short_hyps += is_short(profile, order[i], hyps[i]);
+  for (const auto& p : pairs) short_refs += is_short(profile, p.src, p.tgt);
+  f.short_outputs = static_cast<double>(short_hyps) / static_cast<double>(order.size());
+  f.short_references = static_cast<double>(short_refs) / static_cast<double>(pairs.size());
+}
+
+/// Translations are made once per distinct English source; every Spanish side sharing that
+/// source is one of its references.
+EvalFigures evaluate_pairs(TrainedModel& trained, const std::vector<data::Pair>& pairs,
+                           const std::map<std::string, std::string>& translations,
+                           const TrainingProfile* profile, int64_t batch_tokens) {
+  EvalFigures f;
+  f.pairs = static_cast<int64_t>(pairs.size());
+  if (pairs.empty()) return f;
+  f.teacher_forced =
+      evaluate_teacher_forced(trained.model, encode_pairs(*trained.vocab, pairs), batch_tokens,
+                              trained.device, trained.config.translate.precision);
+  if (translations.empty()) return f;
+  std::vector<std::string> order;
+  std::map<std::string, std::vector<std::string>> refs;
+  for (const auto& p : pairs) {
+    if (!refs.count(p.src)) order.push_back(p.src);
+    refs[p.src].push_back(p.tgt);
+  }
+  std::vector<std::string> hyps;
+  std::vector<std::vector<std::string>> refsets;
+  for (const auto& src : order) {
+    hyps.push_back(translations.at(src));
+    refsets.push_back(refs[src]);
+  }
+  f.sources = static_cast<int64_t>(order.size());
+  f.bleu = corpus_bleu(hyps, refsets).score;
+  f.chrf = corpus_chrf(hyps, refsets);
+  if (profile != nullptr) add_short_shares(f, *profile, pairs, order, hyps);
+  return f;
+}
+
+void print_table(const std::string& name, const EvalFigures& f) {
+  std::printf("%-22s pairs %6lld  next-word acc %6.2f%%  loss %.4f  ppl %8.2f", name.c_str(),
+              static_cast<long long>(f.pairs), 100.0 * f.teacher_forced.accuracy(),
+              f.teacher_forced.loss(), std::exp(f.teacher_forced.loss()));
+  if (!std::isnan(f.bleu)) std::printf("  BLEU %6.2f  chrF %6.2f", f.bleu, f.chrf);
+  if (!std::isnan(f.short_outputs)) {
+    std::printf("  short %5.2f%% (refs %5.2f%%)", 100.0 * f.short_outputs,
+                100.0 * f.short_references);
+  }
+  std::printf("\n");
+}
+
+/// The pairs to evaluate, with skipped lines reported on stderr.
+std::vector<data::Pair> read_eval_pairs(const EvalArgs& args, const TrainedModel& trained,
+                                        data::ReadReport& report) {
+  auto pairs = data::read_pairs(args.pairs, trained.config.data, &report);
+  for (const auto& problem : report.problems) std::cerr << "warning: " << problem << "\n";
+  if (report.skipped > 0) {
+    std::cerr << "warning: " << args.pairs << ": skipped " << report.skipped << " bad line(s)\n";
+  }
+  return pairs;
+}
+
+/// The profile of the model's train.tsv; nullopt when the directory has none.
+std::optional<TrainingProfile> training_profile(const EvalArgs& args, const TrainedModel& trained) {
+  auto train_path = join_path(args.model_dir, model_files::kTrain);
+  if (!file_exists(train_path)) return std::nullopt;
+  data::CorpusOptions options = trained.config.data;
+  options.strict = false;
+  return profile_training(data::read_pairs(train_path, options));
+}
+
+/// The distinct English sources of `pairs`, in first-occurrence order.
+std::vector<std::string> distinct_sources(const std::vector<data::Pair>& pairs) {
+  std::set<std::string> done;
+  std::vector<std::string> order;
+  for (const auto& p : pairs) {
+    if (done.insert(p.src).second) order.push_back(p.src);
+  }
+  return order;
+}
+
+/// --translations: one line per distinct source, checked against their number.
+std::vector<std::string> read_translations(const EvalArgs& args, size_t sources) {
+  std::vector<std::string> texts;
+  std::ifstream in(args.translations);
+  if (!in) throw std::runtime_error(args.translations + ": cannot read translations");
+  for (std::string line; std::getline(in, line);) texts.push_back(line);
+  if (texts.size() != sources) {
+    throw std::runtime_error(args.translations + ": " + std::to_string(texts.size()) +
+                             " lines, but " + args.pairs + " has " + std::to_string(sources) +
+                             " distinct English sources");
+  }
+  return texts;
+}
+
+/// The model's best translation of each source (empty when the search found none).
+std::vector<std::string> model_translations(TrainedModel& trained,
+                                            const std::vector<std::string>& order) {
+  std::vector<std::vector<int64_t>> sources;
+  for (const auto& src : order) sources.push_back(trained.vocab->encode_source(src));
+  auto search = search_options(trained);
+  search.n_best = 1;
+  auto found = translate_sources(trained, sources, search, trained.config.translate.batch_size);
+  std::vector<std::string> texts;
+  for (const auto& hypotheses : found) {
+    texts.push_back(hypotheses.empty() ? "" : trained.vocab->decode_target(hypotheses[0].tokens));
+  }
+  return texts;
+}
+
+/// One translation per distinct source (read or made), also written to --hyps when given.
+std::map<std::string, std::string> translate_once(const EvalArgs& args, TrainedModel& trained,
+                                                  const std::vector<data::Pair>& pairs) {
+  auto order = distinct_sources(pairs);
+  auto texts = args.translations.empty() ? model_translations(trained, order)
+                                         : read_translations(args, order.size());
+  if (!args.hyps_out.empty()) {
+    std::string lines;
+    for (const auto& text : texts) lines += text + "\n";
+    data::write_file_atomically(args.hyps_out, lines);
+  }
+  std::map<std::string, std::string> translations;
+  for (size_t i = 0; i < order.size(); ++i) translations[order[i]] = std::move(texts[i]);
+  return translations;
+}
+
+/// The figures of every pair and of each subset (eval_subsets.h).
+struct EvalResults {
+  EvalFigures all;
+  std::vector<std::pair<Subset, EvalFigures>> subsets;  ///< empty without train.tsv
+  int64_t skipped_lines = 0;
+};
+
+void print_results(const EvalArgs& args, const TrainedModel& trained, const EvalResults& r) {
+  bool words = trained.config.tokenizer.kind == data::TokenizerKind::kWords;
+  if (args.json) {
+    json out = to_json(r.all);
+    out["tokenizer"] = words ? "words" : "sentencepiece";
+    out["beam"] = trained.config.translate.beam;
+    out["weights"] = trained.weights;
+    for (Subset subset : kSubsets) out[subset_name(subset)] = nullptr;
+    for (const auto& [subset, figures] : r.subsets) out[subset_name(subset)] = to_json(figures);
+    out["skipped_lines"] = r.skipped_lines;
+    std::cout << out.dump() << std::endl;
+  } else {
+    std::printf("model %s (%s tokens; weights %s)\n", args.model_dir.c_str(),
+                words ? "word" : "subword", trained.weights.c_str());
+    print_table("all", r.all);
+    for (const auto& [subset, figures] : r.subsets) print_table(subset_name(subset), figures);
+  }
+}
+
+/// Scores every pair, then each subset of them.
+EvalResults evaluate_all(TrainedModel& trained, const std::vector<data::Pair>& pairs,
+                         const std::map<std::string, std::string>& translations,
+                         const std::optional<TrainingProfile>& profile) {
+  const TrainingProfile* known = profile ? &*profile : nullptr;
+  int64_t batch_tokens = std::max<int64_t>(trained.config.train.batch_tokens, 4096);
+  EvalResults results;
+  results.all = evaluate_pairs(trained, pairs, translations, known, batch_tokens);
+  if (!known) return results;
+  for (Subset subset : kSubsets) {
+    std::vector<data::Pair> kept;
+    for (const auto& p : pairs) {
+      if (in_subset(*known, p, subset)) kept.push_back(p);
+    }
+    results.subsets.emplace_back(subset,
+                                 evaluate_pairs(trained, kept, translations, known, batch_tokens));
+  }
+  return results;
+}
+
+}  // namespace
+
+int run_evaluation(const EvalArgs& args) {
+  TranslateFlags flags;
+  flags.beam = args.beam;
+  flags.batch_size = args.batch_size;
+  flags.threads = args.threads;
+  flags.device = args.device;
+  auto trained = load_trained_model(args.model_dir, with_flag_overrides(args.overrides, flags));
+  set_threads(trained.config.translate.threads);
+  data::ReadReport report;
+  auto pairs = read_eval_pairs(args, trained, report);
+  // Figures on the subsets unlike training measure generalisation (eval_subsets.h).
+  auto profile = training_profile(args, trained);
+  std::map<std::string, std::string> translations;
+  if (!args.no_translate) translations = translate_once(args, trained, pairs);
+  EvalResults results = evaluate_all(trained, pairs, translations, profile);
+  results.skipped_lines = report.skipped;
+  print_results(args, trained, results);
+  return kExitOk;
+}
+
+}  // namespace atento

@@ -1,0 +1,28 @@
+#pragma once
+// The names of the files in a model directory, in one place (app/model_dir/model_dir.h and
+// app/train/checkpoint_dir.h describe the layout).
+
+namespace atento {
+
+namespace model_files {
+inline constexpr const char* kConfig = "config.json";
+/// In the model directory: the best weights so far (by train.best_metric).
+inline constexpr const char* kBestWeights = "model.pt";
+/// In a checkpoint: the weights being trained, as they were at that step.
+inline constexpr const char* kCheckpointWeights = "model.pt";
+/// In a checkpoint: the weight average (train.ema_decay), which validation judges.
+inline constexpr const char* kAverageWeights = "average.pt";
+inline constexpr const char* kBestInfo = "best.json";
+inline constexpr const char* kCheckpoints = "checkpoints";
+inline constexpr const char* kLatest = "latest";
+/// In a checkpoint: the optimiser state.
+inline constexpr const char* kOptimizerState = "optimizer.pt";
+/// In a checkpoint: the TrainState (written last: its presence marks a complete checkpoint).
+inline constexpr const char* kTrainState = "state.json";
+inline constexpr const char* kLog = "log.jsonl";
+inline constexpr const char* kTrain = "train.tsv";
+inline constexpr const char* kValid = "valid.tsv";
+inline constexpr const char* kTest = "test.tsv";
+}  // namespace model_files
+
+}  // namespace atento

@@ -1,0 +1,74 @@
+#pragma once
+// The LibreTranslate API subset that atento-serve speaks: parsing and validating a
+// POST /translate body (JSON or application/x-www-form-urlencoded), and building the JSON
+// bodies of its answers. No HTTP here: the server hands in the body and its Content-Type.
+
+#include <cstddef>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "app/serve/request_batcher.h"
+
+namespace atento {
+
+/// A request that cannot be served; `status` is the HTTP status to answer with (4xx).
+class ApiError : public std::runtime_error {
+ public:
+  ApiError(int status, const std::string& message) : std::runtime_error(message), status(status) {}
+  int status;
+};
+
+/// What one POST /translate may ask for.
+struct ApiLimits {
+  /// Most characters (Unicode code points) over all strings of `q`.
+  size_t max_chars = 5000;
+  /// Most strings in an array `q`.
+  size_t max_strings = 64;
+  /// Largest `beam` a request may ask for.
+  int64_t max_beam = 8;
+  /// Beam used when the request names none.
+  int64_t default_beam = 1;
+};
+
+/// A validated POST /translate.
+struct TranslateRequest {
+  std::vector<std::string> q;  ///< valid UTF-8, at least one; an empty string stays empty
+  bool q_is_array = false;     ///< answer with arrays (q was a JSON array)
+  std::string source;          ///< "en" or "auto"
+  std::string target;          ///< "es"
+  int64_t beam = 1;            ///< extra field: beam width (1 = greedy)
+  int64_t alternatives = 0;    ///< LibreTranslate's field: extra translations per string
+};
+
+/// Language codes this server translates between, for GET /languages.
+inline constexpr const char* kSourceLanguage = "en";
+inline constexpr const char* kTargetLanguage = "es";
+
+/// Parses and validates a POST /translate body. `content_type` selects JSON
+/// (application/json, or none) or a form (application/x-www-form-urlencoded); fields other
+/// than q, source, target, format, beam and alternatives (api_key…) are ignored.
+/// Throws ApiError: 400 invalid body, field or language pair; 415 other content types.
+TranslateRequest parse_translate_request(const std::string& body, const std::string& content_type,
+                                         const ApiLimits& limits);
+
+/// The jobs the batcher decodes for `request`: one per string of q.
+std::vector<TranslationJob> translation_jobs(const TranslateRequest& request);
+
+/// {"translatedText": …} (string or array, as q was), with "alternatives" when asked for and
+/// "detectedLanguage" when source was "auto"; one result (best first) per string of q.
+std::string translate_response(const TranslateRequest& request,
+                               const std::vector<TranslationResult>& results);
+
+/// GET /languages: [{"code":"en","name":"English","targets":["es"]}, …].
+std::string languages_response();
+
+/// {"error": message}.
+std::string error_response(const std::string& message);
+
+/// Decodes an application/x-www-form-urlencoded body into (name, value) pairs, in order
+/// ('+' is a space, %XX a byte). Throws ApiError 400 on a malformed %-escape.
+std::vector<std::pair<std::string, std::string>> parse_form(const std::string& body);
+
+}  // namespace atento

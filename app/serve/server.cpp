@@ -1,0 +1,254 @@
+#include "app/serve/server.h"
+
+// The only translation unit that includes httplib.h (Debian's cpp-httplib is compiled: the
+// header declares, libcpp-httplib.so defines).
+#include <httplib.h>
+#include <pthread.h>
+
+#include <atomic>
+#include <csignal>
+#include <iostream>
+#include <memory>
+
+#include "app/common/runtime.h"
+#include "app/model_dir/model_dir.h"
+#include "app/serve/libretranslate_api.h"
+#include "app/serve/request_batcher.h"
+#include "app/serve/stream_translator.h"
+#include "app/translate/translator.h"
+
+namespace atento {
+
+namespace {
+
+constexpr const char* kJson = "application/json";
+
+/// Overrides of the model's translate.* settings from the command line.
+std::vector<std::string> serve_overrides(const ServeArgs& args) {
+  std::vector<std::string> overrides;
+  if (args.beam > 0) overrides.push_back("translate.beam=" + std::to_string(args.beam));
+  if (args.threads >= 0) overrides.push_back("translate.threads=" + std::to_string(args.threads));
+  if (!args.precision.empty()) overrides.push_back("translate.precision=" + args.precision);
+  return overrides;
+}
+
+/// The decoding workers' job: encode, decode as one batch, detokenize, on `threads` intra-op
+/// threads. An empty (or blank) line gives an empty translation without decoding, as in
+/// atento-translate.
+BatchTranslator model_translator(TrainedModel& trained, int64_t threads) {
+  auto base = search_options(trained);
+  return [&trained, base, threads](const std::vector<TranslationJob>& jobs) {
+    // OpenMP's thread count belongs to each thread: set it on the worker that decodes.
+    thread_local int64_t threads_set = 0;
+    if (threads_set != threads) threads_set = (set_threads(threads), threads);
+    auto search = base;
+    search.beam = jobs.front().beam;
+    search.n_best = jobs.front().n_best;
+    std::vector<TranslationResult> results(jobs.size());
+    std::vector<std::vector<int64_t>> sources;
+    std::vector<size_t> active;
+    for (size_t i = 0; i < jobs.size(); ++i) {
+      if (jobs[i].text.find_first_not_of(" \t") == std::string::npos) {
+        results[i].assign(1, "");
+      } else {
+        sources.push_back(trained.vocab->encode_source(jobs[i].text));  // cut at src_len
+        active.push_back(i);
+      }
+    }
+    if (sources.empty()) return results;
+    auto rows = static_cast<int64_t>(sources.size()) * search.beam;
+    auto hypotheses = translate_sources(trained, sources, search, rows);
+    for (size_t k = 0; k < active.size(); ++k) {
+      for (const auto& h : hypotheses[k]) {
+        results[active[k]].push_back(trained.vocab->decode_target(h.tokens));
+      }
+      if (results[active[k]].empty()) results[active[k]].push_back("");
+    }
+    return results;
+  };
+}
+
+struct DecoderThreads {
+  size_t workers = 1;
+  int64_t per_worker = 1;
+};
+
+/// Workers and threads per worker: on a CPU, by default one single-threaded worker per decoder
+/// thread (small decoding steps gain little from a second intra-op thread; a second batch
+/// decoded beside the first gains almost twice); on a GPU, one worker.
+DecoderThreads decoder_threads(const ServeArgs& args, const TrainedModel& trained) {
+  const int64_t total = resolve_threads(trained.config.translate.threads);
+  DecoderThreads t;
+  if (args.workers > 0) {
+    t.workers = args.workers;
+  } else {
+    t.workers = trained.device.is_cpu() ? static_cast<size_t>(total) : 1;
+  }
+  t.per_worker = std::max<int64_t>(1, total / static_cast<int64_t>(t.workers));
+  return t;
+}
+
+/// Reason phrase of the statuses httplib answers by itself.
+std::string status_text(int status) {
+  switch (status) {
+    case 400:
+      return "Bad Request";
+    case 404:
+      return "Not Found";
+    case 408:
+      return "Request Timeout";
+    case 413:
+      return "Payload Too Large: the request body exceeds the limit";
+    case 414:
+      return "URI Too Long";
+    case 415:
+      return "Unsupported Media Type";
+    default:
+      return "HTTP error " + std::to_string(status);
+  }
+}
+
+void reply_error(httplib::Response& res, int status, const std::string& message) {
+  res.status = status;
+  res.set_content(error_response(message), kJson);
+}
+
+void handle_translate(const httplib::Request& req, httplib::Response& res, RequestBatcher& batcher,
+                      const ApiLimits& limits) {
+  try {
+    auto request = parse_translate_request(req.body, req.get_header_value("Content-Type"), limits);
+    auto futures = batcher.submit(translation_jobs(request));
+    std::vector<TranslationResult> results;
+    results.reserve(futures.size());
+    for (auto& f : futures) results.push_back(f.get());
+    res.set_content(translate_response(request, results), kJson);
+  } catch (const ApiError& e) {
+    reply_error(res, e.status, e.what());
+  } catch (const QueueFull& e) {
+    res.set_header("Retry-After", "1");
+    reply_error(res, 503, e.what());
+  } catch (const std::exception& e) {
+    std::cerr << "atento-serve: warning: translation failed: " << e.what() << "\n";
+    reply_error(res, 500, std::string("translation failed: ") + e.what());
+  }
+}
+
+/// JSON bodies for the answers httplib gives itself (404 no such route, 413 body too large,
+/// 400 unreadable request…) and for anything a handler throws.
+void set_error_handlers(httplib::Server& server) {
+  server.set_error_handler([](const httplib::Request& req, httplib::Response& res) {
+    if (!res.body.empty()) return;
+    std::string message = status_text(res.status);
+    if (res.status == 404) message += ": " + req.method + " " + req.path;
+    res.set_content(error_response(message), kJson);
+  });
+  server.set_exception_handler(
+      [](const httplib::Request&, httplib::Response& res, std::exception_ptr error) {
+        std::string what = "internal error";
+        try {
+          std::rethrow_exception(error);
+        } catch (const std::exception& e) {
+          what += std::string(": ") + e.what();
+        } catch (...) {
+        }
+        reply_error(res, 500, what);
+      });
+}
+
+void configure(httplib::Server& server, const ServeArgs& args, RequestBatcher& batcher,
+               const ApiLimits& limits) {
+  const size_t threads = std::max<size_t>(1, args.http_threads);
+  server.new_task_queue = [threads] { return new httplib::ThreadPool(threads); };
+  server.set_payload_max_length(args.max_body);
+  server.set_read_timeout(args.read_timeout_s, 0);
+  server.set_write_timeout(args.read_timeout_s, 0);
+  // Idle keep-alive connections hold a thread and delay shutdown: keep them briefly.
+  server.set_keep_alive_timeout(2);
+  server.set_keep_alive_max_count(1000);
+  server.set_tcp_nodelay(true);
+  // SO_REUSEADDR only: httplib's default adds SO_REUSEPORT, with which a second server would
+  // share a port in use instead of failing.
+  server.set_socket_options([](socket_t sock) {
+    int yes = 1;
+    setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
+  });
+  set_error_handlers(server);
+  server.Get("/health", [](const httplib::Request&, httplib::Response& res) {
+    res.set_content(R"({"status":"ok"})", kJson);
+  });
+  server.Get("/languages", [](const httplib::Request&, httplib::Response& res) {
+    res.set_content(languages_response(), kJson);
+  });
+  server.Post("/translate",
+              [&batcher, &limits](const httplib::Request& req, httplib::Response& res) {
+                handle_translate(req, res, batcher, limits);
+              });
+}
+
+/// Binds (port 0: any free port); returns the port bound. Throws when it cannot.
+int bind_server(httplib::Server& server, const ServeArgs& args) {
+  int port = args.port;
+  if (port == 0) {
+    port = server.bind_to_any_port(args.host);
+  } else if (!server.bind_to_port(args.host, port)) {
+    port = -1;
+  }
+  if (port <= 0) {
+    throw std::runtime_error("cannot listen on " + args.host + ":" + std::to_string(args.port));
+  }
+  return port;
+}
+
+}  // namespace
+
+int run_server(const ServeArgs& args) {
+  // SIGTERM and SIGINT are taken by one thread with sigwait: block them before any thread
+  // (LibTorch's, httplib's, the batcher's) starts, so that every thread inherits the mask.
+  sigset_t signals;
+  sigemptyset(&signals);
+  sigaddset(&signals, SIGTERM);
+  sigaddset(&signals, SIGINT);
+  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+
+  auto trained = load_trained_model(args.model_dir, serve_overrides(args));
+  ApiLimits limits{args.max_chars, args.max_strings, args.max_beam, trained.config.translate.beam};
+  BatcherOptions batching;
+  batching.max_batch = args.max_batch;
+  batching.max_wait = std::chrono::microseconds(static_cast<int64_t>(args.batch_wait_ms * 1000));
+  batching.max_queued = args.max_queued;
+  const auto threads = decoder_threads(args, trained);
+  batching.workers = threads.workers;
+  StepDecoderFactory stream;
+  if (args.continuous) {
+    stream = [&trained, per_worker = threads.per_worker] {
+      return make_stream_translator(trained, per_worker);
+    };
+  }
+  RequestBatcher batcher(model_translator(trained, threads.per_worker), batching, stream);
+
+  httplib::Server server;
+  configure(server, args, batcher, limits);
+  int port = bind_server(server, args);
+  std::atomic<bool> signalled{false};
+  std::thread waiter([&] {
+    int sig = 0;
+    sigwait(&signals, &sig);
+    signalled = true;
+    server.stop();  // stops accepting; listen_after_bind returns once requests in flight end
+  });
+  std::cerr << "atento-serve: listening on http://" << args.host << ":" << port << " (model "
+            << args.model_dir << ", beam " << limits.default_beam << ", max batch "
+            << args.max_batch << (args.continuous ? ", continuous batching" : "") << ", "
+            << threads.workers << " decoding worker(s) of " << threads.per_worker << " thread(s))"
+            << std::endl;
+  bool ok = server.listen_after_bind();
+  if (!signalled) pthread_kill(waiter.native_handle(), SIGTERM);
+  waiter.join();
+  batcher.stop();
+  std::cerr << "atento-serve: stopped (" << batcher.batches() << " batches or decoding steps, "
+            << "largest " << batcher.largest_batch() << " sentences)" << std::endl;
+  if (!ok && !signalled) throw std::runtime_error("the server stopped unexpectedly");
+  return kExitOk;
+}
+
+}  // namespace atento

@@ -1,0 +1,20 @@
+#pragma once
+// The optimiser of atento-train, built from train.*.
+
+#include <torch/optim/optimizer.h>
+
+#include <memory>
+#include <vector>
+
+#include "app/common/config.h"
+
+namespace atento {
+
+/// Adam, AdamW or RMSprop over `params` with train.lr, betas/rho, eps and weight_decay.
+std::unique_ptr<torch::optim::Optimizer> make_optimizer(const TrainOptions& t,
+                                                        std::vector<torch::Tensor> params);
+
+/// Sets the learning rate of every parameter group.
+void set_learning_rate(torch::optim::Optimizer& optimizer, double lr);
+
+}  // namespace atento

@@ -1,0 +1,236 @@
+#!/usr/bin/env bash
+# atento-serve end to end on a small model trained on the sample corpus: translations through
+# a real LibreTranslate client (npm `libretranslate` under Node, when node and npm are here) and
+# curl equal atento-translate's; every kind of bad input gets a 4xx/5xx JSON error and the
+# server keeps serving; SIGTERM finishes the request in flight and exits 0.
+# $ATENTO_E2E_MODEL=DIR reuses a trained model instead of training one.
+source "$(dirname "$0")/lib_e2e.sh"
+cd "$(dirname "$0")/../.."
+if [ ! -x "$BUILD/atento-serve" ]; then
+  echo "skipped: $BUILD has no atento-serve (configured with -DATENTO_SERVER=OFF)"; exit 77
+fi
+model=${ATENTO_E2E_MODEL:-$WORK/model}
+if [ -z "${ATENTO_E2E_MODEL:-}" ]; then
+  "$BUILD/atento-train" --config configs/sample.json --out "$model" --set train.max_epochs=15 \
+    "${SAMPLE_SETTINGS[@]}" >/dev/null 2>"$WORK/train.err" || { cat "$WORK/train.err"; exit 1; }
+fi
+S="$BUILD/atento-serve"
+server_pid=""
+trap '[ -n "$server_pid" ] && kill -9 "$server_pid" 2>/dev/null; rm -rf "$WORK"' EXIT
+
+# start_server LOG ARGS...: atento-serve with the model on a free loopback port (lib_e2e.sh).
+start_server() { start_server_binary "$1" "$S" --model "$model" "${@:2}"; }
+
+# post BODY [CONTENT-TYPE]: POST /translate; the status in $code, the body in $WORK/body.
+post() {
+  code=$(curl -s -o "$WORK/body" -w '%{http_code}' -H "Content-Type: ${2:-application/json}" \
+    --data-binary @- "$URL/translate" <<<"$1")
+}
+
+# expect_status WANT DESCRIPTION: the last post's status, and a JSON {"error": …} body.
+expect_status() {
+  if [ "$code" = "$1" ] && python3 -c 'import json,sys; e=json.load(open(sys.argv[1]))["error"]
+assert isinstance(e, str) and e' "$WORK/body" 2>/dev/null; then
+    pass "$2 → $code {\"error\": …}"
+  else
+    fail "$2: status $code (expected $1), body $(head -c 200 "$WORK/body")"
+  fi
+}
+
+still_serves() {
+  [ "$(curl -s -m 10 "$URL/health")" = '{"status":"ok"}' ] && pass "still serves after $1" \
+    || fail "does not serve after $1"
+}
+
+cut -f1 "$model/test.tsv" | head -24 >"$WORK/lines.en"
+"$BUILD/atento-translate" --model "$model" --input "$WORK/lines.en" >"$WORK/expected.es" 2>/dev/null
+start_server "$WORK/serve.err" --max-chars 2000 --max-strings 8 --max-queue 64 --max-body 65536 \
+  --read-timeout 2 || { fail "the server does not start"; finish; exit 1; }
+pass "starts on a free loopback port ($URL)"
+
+# --- the API ------------------------------------------------------------------------------
+[ "$(curl -s "$URL/health")" = '{"status":"ok"}' ] && pass "GET /health" || fail "GET /health"
+curl -s "$URL/languages" >"$WORK/languages.json"
+python3 - "$WORK/languages.json" <<'PY' && pass "GET /languages: en → es" || fail "GET /languages"
+import json, sys
+langs = json.load(open(sys.argv[1]))
+en = [l for l in langs if l["code"] == "en"][0]
+assert en["name"] == "English" and en["targets"] == ["es"], langs
+assert any(l["code"] == "es" for l in langs), langs
+PY
+
+# One request per line, 8 at a time (batched together by the server), through curl.
+mkdir -p "$WORK/curl"
+export URL WORK
+python3 - "$WORK/lines.en" "$WORK/curl" <<'PY'
+import json, os, sys
+for i, line in enumerate(open(sys.argv[1], encoding="utf-8").read().split("\n")[:-1]):
+    with open(os.path.join(sys.argv[2], "%03d.json" % i), "w", encoding="utf-8") as f:
+        json.dump({"q": line, "source": "en", "target": "es", "format": "text"}, f)
+PY
+# each_line_concurrently OUT: the requests in $WORK/curl, 8 at a time; translations to OUT.
+each_line_concurrently() {
+  rm -f "$WORK"/curl/*.out
+  ls "$WORK"/curl/*.json | xargs -P 8 -I{} sh -c \
+    'curl -s -H "Content-Type: application/json" --data-binary @{} "$URL/translate" >{}.out'
+  for f in "$WORK"/curl/*.json.out; do
+    python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["translatedText"])' "$f"
+  done >"$1" 2>/dev/null
+}
+each_line_concurrently "$WORK/curl.es"
+cmp -s "$WORK/curl.es" "$WORK/expected.es" \
+  && pass "curl, 24 concurrent JSON requests: translations equal atento-translate's" \
+  || { fail "curl translations differ from atento-translate's"; diff "$WORK/curl.es" "$WORK/expected.es" | head; }
+
+python3 - "$WORK/lines.en" >"$WORK/array.json" <<'PY'
+import json, sys
+print(json.dumps({"q": open(sys.argv[1]).read().split("\n")[:8], "source": "auto", "target": "es"}))
+PY
+post "$(cat "$WORK/array.json")"
+python3 - "$WORK/body" "$WORK/expected.es" <<'PY' && pass "an array q gives an array, in order" \
+  || fail "array q: $code $(head -c 300 "$WORK/body")"
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert r["translatedText"] == open(sys.argv[2]).read().split("\n")[:8], r
+assert r["detectedLanguage"][0]["language"] == "en", r
+PY
+first=$(head -1 "$WORK/lines.en")
+code=$(curl -s -o "$WORK/body" -w '%{http_code}' --data-urlencode "q=$first" -d source=en \
+  -d target=es "$URL/translate")
+[ "$code" = 200 ] && [ "$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["translatedText"])' \
+  "$WORK/body")" = "$(head -1 "$WORK/expected.es")" ] && pass "a form body (curl -d) translates" \
+  || fail "form body: $code $(cat "$WORK/body")"
+post '{"q":"Good morning.","source":"en","target":"es","alternatives":2}'
+python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); assert isinstance(r["translatedText"], str)
+assert len(r["alternatives"]) == 2, r' "$WORK/body" && pass "alternatives: 2 more translations" \
+  || fail "alternatives: $code $(cat "$WORK/body")"
+
+# --- a real LibreTranslate client ---------------------------------------------------------
+if command -v node >/dev/null && command -v npm >/dev/null; then
+  client="$BUILD/serve_client"  # git-ignored; node_modules kept between runs
+  mkdir -p "$client"
+  cp tests/serve_client/package.json tests/serve_client/package-lock.json \
+    tests/serve_client/translate.js "$client/"
+  if [ -d "$client/node_modules/libretranslate" ] \
+     || (cd "$client" && npm ci --no-audit --no-fund --silent >"$WORK/npm.log" 2>&1); then
+    if node "$client/translate.js" "$URL" <"$WORK/lines.en" >"$WORK/node.es" 2>"$WORK/node.err" \
+       && cmp -s "$WORK/node.es" "$WORK/expected.es"; then
+      pass "npm libretranslate client (Node $(node --version)): translations equal atento-translate's"
+    else
+      fail "LibreTranslate client: $(tail -3 "$WORK/node.err")"; diff "$WORK/node.es" "$WORK/expected.es" | head
+    fi
+  else
+    echo "note: npm ci failed (offline?); the LibreTranslate client is not tested, curl only:"
+    tail -3 "$WORK/npm.log"
+  fi
+else
+  echo "note: node or npm is missing; the LibreTranslate client is not tested, curl only"
+fi
+
+# --- bad input: an error each, and the server goes on -------------------------------------
+post '{"q": "Hello", "source": "en",'; expect_status 400 "invalid JSON"
+post '{"q": 42, "source": "en", "target": "es"}'; expect_status 400 "q of the wrong type"
+post '{"q": "Hello", "source": "en", "target": "de"}'; expect_status 400 "unknown language pair"
+post '{"q": "", "source": "en", "target": "es"}'; expect_status 400 "empty q"
+post "{\"q\": \"$(printf 'a%.0s' $(seq 1 2001))\", \"source\": \"en\", \"target\": \"es\"}"
+expect_status 400 "q over --max-chars"
+post "$(printf '{"q": "\xff\xfe broken", "source": "en", "target": "es"}')"
+expect_status 400 "invalid UTF-8"
+post '{"q": ["a","b","c","d","e","f","g","h","i"], "source": "en", "target": "es"}'
+expect_status 400 "more strings than --max-strings"
+post "{\"q\": \"$(head -c 70000 /dev/zero | tr '\0' a)\", \"source\": \"en\", \"target\": \"es\"}"
+expect_status 413 "body over --max-body"
+post 'q=Hello&source=en&target=es' text/plain; expect_status 415 "unsupported Content-Type"
+code=$(curl -s -o "$WORK/body" -w '%{http_code}' "$URL/nowhere"); expect_status 404 "unknown path"
+# 70 lines in one string: 70 sentences for a queue of 64.
+post "{\"q\": \"$(printf 'Hello.\\n%.0s' $(seq 1 70))\", \"source\": \"en\", \"target\": \"es\"}"
+expect_status 503 "more sentences than --max-queue"
+still_serves "bad requests"
+python3 - "${URL#http://}" <<'PY' && pass "a silent client is cut off after the read timeout" \
+  || fail "a silent client keeps its connection"
+import socket, sys, time
+host, port = sys.argv[1].split(":")
+s = socket.create_connection((host, int(port)))
+s.sendall(b"POST /translate HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{\"q\":")
+s.settimeout(10)
+start = time.time()
+data = s.recv(4096)
+while data and b"\r\n\r\n" not in data: data += s.recv(4096)
+assert time.time() - start < 9, "no timeout"
+PY
+still_serves "a slow client"
+python3 - "${URL#http://}" <<'PY'
+import socket, sys
+host, port = sys.argv[1].split(":")
+body = b'{"q": ["Good morning.", "Thank you."], "source": "en", "target": "es"}'
+s = socket.create_connection((host, int(port)))
+s.sendall(b"POST /translate HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+          b"Content-Length: %d\r\n\r\n" % len(body) + body)
+s.close()  # gone before the answer
+PY
+still_serves "a client that disconnected"
+post "{\"q\": $(head -1 "$WORK/lines.en" | python3 -c 'import json,sys; print(json.dumps(sys.stdin.read().strip()))'), \"source\": \"en\", \"target\": \"es\"}"
+[ "$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["translatedText"])' "$WORK/body")" \
+  = "$(head -1 "$WORK/expected.es")" ] && pass "translates as before after all that" \
+  || fail "translation after bad input: $(cat "$WORK/body")"
+
+# --- SIGTERM: the request in flight is answered, then exit 0 --------------------------------
+python3 - "${URL#http://}" "$server_pid" >"$WORK/inflight" 2>&1 <<'PY' &
+import os, signal, socket, sys, time
+host, port = sys.argv[1].split(":")
+body = b'{"q": "Good morning.", "source": "en", "target": "es"}'
+s = socket.create_connection((host, int(port)))
+s.sendall(b"POST /translate HTTP/1.1\r\nHost: x\r\nConnection: close\r\n"
+          b"Content-Type: application/json\r\nContent-Length: %d\r\n\r\n" % len(body) + body[:10])
+time.sleep(0.5)  # the server is reading this request
+os.kill(int(sys.argv[2]), signal.SIGTERM)
+time.sleep(0.5)
+s.sendall(body[10:])
+s.settimeout(20)
+data = b""
+while True:
+    chunk = s.recv(4096)
+    if not chunk: break
+    data += chunk
+print(data.split(b"\r\n")[0].decode())
+PY
+client_pid=$!
+status=timeout
+for _ in $(seq 1 300); do
+  if ! kill -0 "$server_pid" 2>/dev/null; then wait "$server_pid"; status=$?; break; fi
+  sleep 0.1
+done
+wait "$client_pid"
+[ "$status" = 0 ] && pass "SIGTERM: exits 0" || fail "SIGTERM: exit status $status"
+server_pid=""
+grep -q "200 OK" "$WORK/inflight" && pass "SIGTERM: the request in flight got its answer" \
+  || fail "SIGTERM: request in flight: $(cat "$WORK/inflight")"
+curl -s -m 2 "$URL/health" >/dev/null && fail "still accepting after SIGTERM" \
+  || pass "no longer accepting after SIGTERM"
+
+# --- usage errors -------------------------------------------------------------------------
+expect_exit 2 "missing model directory is a usage error" -- "$S" --model "$WORK/none"
+expect_exit 2 "a bad port is a usage error" -- "$S" --model "$model" --port 70000
+start_server "$WORK/serve2.err" || fail "second server"
+expect_exit 1 "a port in use is an error" -- "$S" --model "$model" --port "${URL##*:}"
+expect_stderr "cannot listen on 127.0.0.1:${URL##*:}" "says which address it cannot listen on"
+kill -INT "$server_pid"; wait "$server_pid"; status=$?; server_pid=""
+[ "$status" = 0 ] && pass "SIGINT: exits 0" || fail "SIGINT: exit status $status"
+
+# --- greedy requests: continuous batching (sentences join a running batch between steps) ----
+"$BUILD/atento-translate" --model "$model" --beam 1 --input "$WORK/lines.en" \
+  >"$WORK/expected1.es" 2>/dev/null
+start_server "$WORK/serve3.err" --beam 1 --workers 1 || fail "greedy server"
+grep -q "continuous batching" "$WORK/serve3.err" && pass "greedy server: continuous batching" \
+  || fail "greedy server does not say it batches continuously: $(cat "$WORK/serve3.err")"
+each_line_concurrently "$WORK/curl1.es"
+cmp -s "$WORK/curl1.es" "$WORK/expected1.es" \
+  && pass "greedy, 24 concurrent requests joining one running batch: translations equal atento-translate --beam 1's" \
+  || { fail "greedy translations differ from atento-translate --beam 1's"; diff "$WORK/curl1.es" "$WORK/expected1.es" | head; }
+post '{"q": ["", "Good morning.", "   "], "source": "en", "target": "es"}'
+python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["translatedText"]
+assert r[0] == "" and r[2] == "" and r[1] != "", r' "$WORK/body" \
+  && pass "greedy: blank strings stay blank beside a sentence" || fail "greedy blanks: $(cat "$WORK/body")"
+kill -TERM "$server_pid"; wait "$server_pid"; status=$?; server_pid=""
+[ "$status" = 0 ] && pass "greedy server: SIGTERM exits 0" || fail "greedy server: exit status $status"
+finish

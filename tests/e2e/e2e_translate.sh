@@ -1,0 +1,166 @@
+#!/usr/bin/env bash
+# atento-translate and atento-eval end to end on a small model trained on the sample corpus.
+source "$(dirname "$0")/lib_e2e.sh"
+cd "$(dirname "$0")/../.."
+model=$WORK/model
+"$BUILD/atento-train" --config configs/sample.json --out "$model" --set train.max_epochs=15 \
+  "${SAMPLE_SETTINGS[@]}" >/dev/null 2>"$WORK/train.err" || { cat "$WORK/train.err"; exit 1; }
+T="$BUILD/atento-translate"
+
+# --- one output line per input line, in order ---------------------------------------------
+long=$(for i in $(seq 1 60); do printf 'the big red house and '; done)
+printf 'Good morning.\n\nWhere is the station?\n%s\n\xff\xfe broken\nThank you.\n' "$long" \
+  >"$WORK/in.txt"
+expect_exit 0 "translates a file" -- "$T" --model "$model" --input "$WORK/in.txt" \
+  --output "$WORK/out.txt"
+[ "$(wc -l <"$WORK/out.txt")" = 6 ] && pass "6 lines in, 6 lines out" \
+  || fail "$(wc -l <"$WORK/out.txt") output lines for 6 input lines"
+[ -z "$(sed -n 2p "$WORK/out.txt")" ] && pass "empty line in, empty line out" || fail "line 2 not empty"
+[ -n "$(sed -n 1p "$WORK/out.txt")" ] && pass "a sentence gets a translation" || fail "line 1 empty"
+expect_stderr "in.txt:4: .*cut" "over-long line is cut with a warning naming it"
+expect_stderr "in.txt:5: invalid UTF-8" "invalid UTF-8 is reported by line"
+expect_stderr "sentences/s" "throughput is reported"
+printf 'Good morning.\nThank you.\n' | "$T" --model "$model" >"$WORK/stdout.txt" 2>/dev/null
+[ "$(wc -l <"$WORK/stdout.txt")" = 2 ] && pass "stdin to stdout" || fail "stdin/stdout"
+[ "$(sed -n 1p "$WORK/stdout.txt")" = "$(sed -n 1p "$WORK/out.txt")" ] \
+  && pass "same sentence, same translation, whatever the batch" || fail "batch-dependent output"
+
+# --- KV cache, beams, n-best ------------------------------------------------------------------
+cut -f1 "$model/test.tsv" >"$WORK/test.en"
+for beam in 1 4; do
+  "$T" --model "$model" --input "$WORK/test.en" --beam $beam >"$WORK/c$beam.txt" 2>/dev/null
+  "$T" --model "$model" --input "$WORK/test.en" --beam $beam --no-cache >"$WORK/n$beam.txt" 2>/dev/null
+  cmp -s "$WORK/c$beam.txt" "$WORK/n$beam.txt" && pass "beam $beam: cached == uncached" \
+    || fail "beam $beam: cached and uncached differ"
+done
+"$T" --model "$model" --input "$WORK/test.en" --beam 1 --batch-size 1 >"$WORK/b1.txt" 2>/dev/null
+cmp -s "$WORK/c1.txt" "$WORK/b1.txt" && pass "batch size does not change greedy output" \
+  || fail "batch size changes greedy output"
+printf 'Where is the station?\n\nThank you.\n' >"$WORK/nb.txt"
+"$T" --model "$model" --input "$WORK/nb.txt" --n-best 3 >"$WORK/nbest.txt" 2>/dev/null
+[ "$(wc -l <"$WORK/nbest.txt")" = 9 ] && pass "n-best prints N lines per input" || fail "n-best lines"
+python3 - "$WORK/nbest.txt" <<'PY' && pass "n-best: ranks 1..3, scores sorted" || fail "n-best order"
+import sys
+rows = [l.rstrip("\n").split("\t") for l in open(sys.argv[1])]
+for g in (rows[0:3], rows[6:9]):
+    assert [r[0] for r in g] == ["1", "2", "3"], g
+    s = [float(r[1]) for r in g]
+    assert s == sorted(s, reverse=True), s
+PY
+
+# --- attention maps -------------------------------------------------------------------------
+expect_exit 0 "writes attention weights" -- "$T" --model "$model" --input "$WORK/nb.txt" \
+  --attention "$WORK/att.json"
+python3 - "$WORK/att.json" <<'PY' && pass "attention JSON: layers × heads × output × source, rows sum to 1" || fail "attention JSON"
+import json, sys
+records = json.load(open(sys.argv[1]))
+assert len(records) == 2 and records[0]["line"] == 1 and records[1]["line"] == 3
+r = records[0]
+assert len(r["layers"]) == 2 and len(r["layers"][0]) == 4
+for head in r["layers"][0]:
+    assert len(head) == len(r["output_tokens"]) + 1 or len(head) == len(r["output_tokens"])
+    for row in head:
+        assert len(row) == len(r["source_tokens"]) and abs(sum(row) - 1) < 1e-4, row
+PY
+if command -v gnuplot >/dev/null; then
+  expect_exit 0 "draws an attention heatmap" -- scripts/attention_map.sh "$WORK/att.json" 1 "$WORK/att.png"
+  [ -s "$WORK/att.png" ] && pass "heatmap PNG written" || fail "no heatmap PNG"
+fi
+
+# --- evaluation -------------------------------------------------------------------------------
+expect_exit 0 "evaluates the test split" -- "$BUILD/atento-eval" --model "$model" \
+  --pairs "$model/test.tsv" --json --beam 1
+python3 - "$WORK/stdout" <<'PY' && pass "eval JSON: all figures, consistent" || fail "eval JSON"
+import json, math, sys
+r = json.load(open(sys.argv[1]))
+for k in ("next_word_accuracy", "loss", "perplexity", "bleu", "chrf", "pairs", "target_tokens", "unseen"):
+    assert k in r, k
+assert 0 <= r["next_word_accuracy"] <= 1 and r["pairs"] > 0 and r["target_tokens"] > 0
+assert abs(r["perplexity"] - math.exp(r["loss"])) < 1e-6 * r["perplexity"]
+assert 0 <= r["bleu"] <= 100 and 0 <= r["chrf"] <= 100
+u = r["unseen"]
+assert u["pairs"] <= r["pairs"] and 0 <= u["next_word_accuracy"] <= 1
+for k in ("new_rare", "new_long"):
+    assert r[k]["pairs"] <= u["pairs"], k
+for f in (r, u):
+    assert 0 <= f["short_outputs"] <= 1 and 0 <= f["short_references"] <= 1
+PY
+expect_exit 0 "tune_decoding.sh runs a grid on validation" -- env BUILD="$BUILD" \
+  scripts/tune_decoding.sh "$model" --pairs 20 --beams "1 2" --penalties "0.6 1.2"
+[ "$(grep -cE '^[12] +[0-9.]+ +[0-9.]+ +[0-9.]+' "$WORK/stdout")" = 3 ] \
+  && pass "tuning table: greedy once, beam 2 with two penalties" || fail "tuning table rows"
+grep -q "best on validation: beam" "$WORK/stdout" && pass "tuning names the best setting" \
+  || fail "no best setting"
+expect_exit 0 "eval prints a table" -- "$BUILD/atento-eval" --model "$model" --pairs "$model/test.tsv"
+grep -q "BLEU" "$WORK/stdout" && pass "table shows BLEU" || fail "no BLEU in the table"
+
+# --- bad input --------------------------------------------------------------------------------
+expect_exit 2 "missing model directory is a usage error" -- "$T" --model "$WORK/none"
+mkdir -p "$WORK/notamodel"
+expect_exit 1 "a directory without a model is an error" -- "$T" --model "$WORK/notamodel"
+expect_stderr "not a model directory" "says it is not a model directory"
+expect_exit 2 "architecture overrides are refused" -- "$T" --model "$model" --set model.d_model=8
+expect_exit 2 "missing input file is a usage error" -- "$T" --model "$model" --input "$WORK/none.txt"
+expect_stderr "none.txt" "missing input is named"
+expect_exit 2 "a directory as input is a usage error" -- "$T" --model "$model" --input "$WORK"
+expect_stderr "directory" "says the input is a directory"
+# A directory a trainer is still creating (its lock held, no config.json yet) is refused at once.
+# This shell holds the lock as atento-train does (flock on DIR/.lock).
+mkdir -p "$WORK/creating"
+exec 9>"$WORK/creating/.lock"
+flock -n 9 || fail "cannot take the lock of $WORK/creating"
+expect_exit 1 "a directory a trainer is still creating is refused" -- "$T" --model "$WORK/creating" \
+  </dev/null
+expect_stderr "^error: .*creating.*still creating this model" "says a trainer is creating it"
+exec 9>&-
+expect_exit 1 "once the lock is released it is just not a model directory" -- "$T" \
+  --model "$WORK/creating" </dev/null
+expect_stderr "not a model directory" "says it is not a model directory"
+for bad in "--beam 0" "--beam -2" "--n-best x" "--batch-size 0" "--threads -1" "--force-len -3"; do
+  # shellcheck disable=SC2086
+  expect_exit 2 "$bad is a usage error" -- "$T" --model "$model" $bad </dev/null
+  expect_stderr "must be at least|expected an integer" "$bad is explained plainly"
+done
+if grep -q "1797693" "$WORK/stderr"; then fail "range messages print no 309-digit bound"; fi
+expect_exit 2 "--force-len beyond the model's max_len is a usage error" -- "$T" --model "$model" \
+  --force-len 100000 </dev/null
+expect_stderr "force-len: must be at most the model's max_len" "names the limit"
+expect_exit 1 "output to an unwritable place is an error" -- "$T" --model "$model" --input "$WORK/in.txt" \
+  --output /dev/full/out.txt
+
+# A model directory that does not hang together is refused with the file and the reason.
+cp -r "$model" "$WORK/mixed"
+python3 - "$WORK/mixed/config.json" <<'PY'
+import json, sys
+path = sys.argv[1]
+config = json.load(open(path))
+config["model"]["tgt_vocab"] += 7
+json.dump(config, open(path, "w"))
+PY
+expect_exit 1 "a tokenizer that disagrees with config.json is an error" -- "$T" --model "$WORK/mixed" </dev/null
+expect_stderr "config.json: model.tgt_vocab" "names the file and the key"
+python3 - "$WORK/mixed/config.json" <<'PY'
+import json, sys
+path = sys.argv[1]
+config = json.load(open(path))
+config["model"]["tgt_vocab"] -= 7
+config["format_version"] = 99
+json.dump(config, open(path, "w"))
+PY
+expect_exit 2 "a model directory of another format version is refused" -- "$T" --model "$WORK/mixed" </dev/null
+expect_stderr "format_version is 99" "names the version"
+expect_exit 1 "missing pairs file is an error" -- "$BUILD/atento-eval" --model "$model" \
+  --pairs "$WORK/none.tsv"
+
+# --- output files that are not regular files: written in place, never replaced -------------
+check_output_kinds "translate --output" -- "$T" --model "$model" --input "$WORK/nb.txt" \
+  --output @OUT
+check_output_kinds "translate --attention" -- "$T" --model "$model" --input "$WORK/nb.txt" \
+  --output "$WORK/att_out.txt" --attention @OUT
+check_output_kinds "eval --hyps" -- "$BUILD/atento-eval" --model "$model" --beam 1 \
+  --pairs "$model/valid.tsv" --hyps @OUT
+ln -s /proc/self/fd/1 "$WORK/stdout_link"
+"$T" --model "$model" --input "$WORK/nb.txt" --output "$WORK/stdout_link" >"$WORK/via_fd.txt" 2>/dev/null
+[ "$(wc -l <"$WORK/via_fd.txt")" = 3 ] && [ -L "$WORK/stdout_link" ] \
+  && pass "a link to this process's stdout is written through" || fail "stdout link replaced"
+finish

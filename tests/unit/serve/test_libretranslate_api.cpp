@@ -1,0 +1,197 @@
+// Tests for app/libretranslate_api: parsing and validating POST /translate bodies (JSON and
+// forms), the jobs they become, and the JSON answers.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "app/serve/libretranslate_api.h"
+
+namespace atento {
+namespace {
+
+using nlohmann::json;
+
+constexpr const char* kJsonType = "application/json";
+constexpr const char* kFormType = "application/x-www-form-urlencoded";
+
+ApiLimits limits() {
+  ApiLimits l;
+  l.max_chars = 50;
+  l.max_strings = 3;
+  l.max_beam = 4;
+  l.default_beam = 1;
+  return l;
+}
+
+/// The status of the ApiError that parsing `body` throws; 0 when it parses.
+int status_of(const std::string& body, const std::string& type = kJsonType) {
+  try {
+    parse_translate_request(body, type, limits());
+    return 0;
+  } catch (const ApiError& e) {
+    EXPECT_FALSE(std::string(e.what()).empty());
+    return e.status;
+  }
+}
+
+TEST(ServeApiTest, ParsesAJsonStringRequest) {
+  auto r = parse_translate_request(
+      R"({"q":"Good morning.","source":"en","target":"es","format":"text","api_key":"x"})",
+      "application/json; charset=utf-8", limits());
+  EXPECT_EQ(r.q, std::vector<std::string>{"Good morning."});
+  EXPECT_FALSE(r.q_is_array);
+  EXPECT_EQ(r.source, "en");
+  EXPECT_EQ(r.target, "es");
+  EXPECT_EQ(r.beam, 1);
+  EXPECT_EQ(r.alternatives, 0);
+}
+
+TEST(ServeApiTest, ParsesAJsonArrayWithoutContentType) {
+  auto r =
+      parse_translate_request(R"({"q":["a","","b"],"source":"auto","target":"es"})", "", limits());
+  EXPECT_EQ(r.q, (std::vector<std::string>{"a", "", "b"}));
+  EXPECT_TRUE(r.q_is_array);
+  EXPECT_EQ(r.source, "auto");
+}
+
+TEST(ServeApiTest, ParsesAForm) {
+  auto r = parse_translate_request("q=Where+is%20the%20station%3F&source=en&target=es&beam=3",
+                                   kFormType, limits());
+  EXPECT_EQ(r.q, std::vector<std::string>{"Where is the station?"});
+  EXPECT_FALSE(r.q_is_array);
+  EXPECT_EQ(r.beam, 3);
+  auto two = parse_translate_request("q=a&q=b&source=en&target=es", kFormType, limits());
+  EXPECT_EQ(two.q, (std::vector<std::string>{"a", "b"}));
+  EXPECT_TRUE(two.q_is_array);
+}
+
+TEST(ServeApiTest, FormDecodingHandlesEscapesAndEmptyParts) {
+  auto fields = parse_form("a=%C3%B1+x&&b=&c");
+  ASSERT_EQ(fields.size(), 3u);
+  EXPECT_EQ(fields[0], (std::pair<std::string, std::string>{"a", "ñ x"}));
+  EXPECT_EQ(fields[1], (std::pair<std::string, std::string>{"b", ""}));
+  EXPECT_EQ(fields[2], (std::pair<std::string, std::string>{"c", ""}));
+  EXPECT_THROW(parse_form("a=%G1"), ApiError);
+  EXPECT_THROW(parse_form("a=%4"), ApiError);
+}
+
+TEST(ServeApiTest, AlternativesWidenTheBeam) {
+  auto r = parse_translate_request(R"({"q":"x","source":"en","target":"es","alternatives":2})",
+                                   kJsonType, limits());
+  EXPECT_EQ(r.alternatives, 2);
+  EXPECT_EQ(r.beam, 3);
+  EXPECT_EQ(status_of(R"({"q":"x","source":"en","target":"es","alternatives":2,"beam":2})"), 400);
+}
+
+TEST(ServeApiTest, RefusesMalformedBodies) {
+  EXPECT_EQ(status_of("{not json"), 400);
+  EXPECT_EQ(status_of(""), 400);
+  EXPECT_EQ(status_of(R"(["q"])"), 400);
+  EXPECT_EQ(status_of("\"q\""), 400);
+  EXPECT_EQ(status_of("q=a&source=en&target=es", "text/plain"), 415);
+  EXPECT_EQ(status_of("q=%ZZ&source=en&target=es", kFormType), 400);
+  // A number too large for a double is nlohmann's out_of_range, not a parse_error: still 400.
+  EXPECT_EQ(status_of(R"({"q": "a", "source": "en", "target": "es", "alternatives": 1e400})"), 400);
+}
+
+TEST(ServeApiTest, RefusesWrongTypesAndMissingFields) {
+  EXPECT_EQ(status_of(R"({"source":"en","target":"es"})"), 400);
+  EXPECT_EQ(status_of(R"({"q":null,"source":"en","target":"es"})"), 400);
+  EXPECT_EQ(status_of(R"({"q":5,"source":"en","target":"es"})"), 400);
+  EXPECT_EQ(status_of(R"({"q":["a",1],"source":"en","target":"es"})"), 400);
+  EXPECT_EQ(status_of(R"({"q":{"a":1},"source":"en","target":"es"})"), 400);
+  EXPECT_EQ(status_of(R"({"q":"a","target":"es"})"), 400);
+  EXPECT_EQ(status_of(R"({"q":"a","source":"en"})"), 400);
+  EXPECT_EQ(status_of(R"({"q":"a","source":1,"target":"es"})"), 400);
+  EXPECT_EQ(status_of(R"({"q":"a","source":"en","target":"es","beam":"two"})"), 400);
+  EXPECT_EQ(status_of(R"({"q":"a","source":"en","target":"es","beam":1.5})"), 400);
+  EXPECT_EQ(status_of("q=a&source=en&target=es&beam=-1", kFormType), 400);
+}
+
+TEST(ServeApiTest, RefusesEmptyOversizedAndTooManyStrings) {
+  EXPECT_EQ(status_of(R"({"q":"","source":"en","target":"es"})"), 400);
+  EXPECT_EQ(status_of(R"({"q":[],"source":"en","target":"es"})"), 400);
+  std::string fifty(50, 'a');
+  EXPECT_EQ(status_of(R"({"q":")" + fifty + R"(","source":"en","target":"es"})"), 0);
+  EXPECT_EQ(status_of(R"({"q":")" + fifty + R"(b","source":"en","target":"es"})"), 400);
+  // The limit counts characters, not bytes: 50 × "ñ" (100 bytes) fits.
+  std::string enes;
+  for (int i = 0; i < 50; ++i) enes += "ñ";
+  EXPECT_EQ(status_of(R"({"q":")" + enes + R"(","source":"en","target":"es"})"), 0);
+  // Over all strings together.
+  EXPECT_EQ(status_of(R"({"q":[")" + std::string(30, 'a') + R"(",")" + std::string(30, 'a') +
+                      R"("],"source":"en","target":"es"})"),
+            400);
+  EXPECT_EQ(status_of(R"({"q":["a","b","c"],"source":"en","target":"es"})"), 0);
+  EXPECT_EQ(status_of(R"({"q":["a","b","c","d"],"source":"en","target":"es"})"), 400);
+}
+
+TEST(ServeApiTest, RefusesInvalidUtf8AndNul) {
+  EXPECT_EQ(status_of("{\"q\":\"\xff\xfe\",\"source\":\"en\",\"target\":\"es\"}"), 400);
+  EXPECT_EQ(status_of(R"({"q":"\ud800","source":"en","target":"es"})"), 400);
+  EXPECT_EQ(status_of("q=%FF%FE&source=en&target=es", kFormType), 400);
+  EXPECT_EQ(status_of(R"({"q":"a\u0000b","source":"en","target":"es"})"), 400);
+}
+
+TEST(ServeApiTest, RefusesUnknownLanguagePairsAndFormats) {
+  EXPECT_EQ(status_of(R"({"q":"a","source":"fr","target":"es"})"), 400);
+  EXPECT_EQ(status_of(R"({"q":"a","source":"es","target":"en"})"), 400);
+  EXPECT_EQ(status_of(R"({"q":"a","source":"en","target":"de"})"), 400);
+  EXPECT_EQ(status_of(R"({"q":"a","source":"en","target":"es","format":"html"})"), 400);
+  EXPECT_EQ(status_of(R"({"q":"a","source":"en","target":"es","beam":5})"), 400);
+  EXPECT_EQ(status_of(R"({"q":"a","source":"en","target":"es","beam":0})"), 400);
+}
+
+TEST(ServeApiTest, OneJobPerLineWithTheRequestsSearch) {
+  auto r = parse_translate_request(
+      R"({"q":["one\r\ntwo","three"],"source":"en","target":"es","alternatives":1})", kJsonType,
+      limits());
+  auto jobs = translation_jobs(r);
+  ASSERT_EQ(jobs.size(), 3u);
+  EXPECT_EQ(jobs[0].text, "one");
+  EXPECT_EQ(jobs[1].text, "two");
+  EXPECT_EQ(jobs[2].text, "three");
+  for (const auto& job : jobs) {
+    EXPECT_EQ(job.beam, 2);
+    EXPECT_EQ(job.n_best, 2);
+  }
+}
+
+TEST(ServeApiTest, AnswersAStringForAStringAndJoinsLines) {
+  auto r = parse_translate_request(R"({"q":"one\ntwo","source":"en","target":"es"})", kJsonType,
+                                   limits());
+  auto body = json::parse(translate_response(r, {{"uno"}, {"dos"}}));
+  EXPECT_EQ(body, json::parse(R"({"translatedText":"uno\ndos"})"));
+}
+
+TEST(ServeApiTest, AnswersArraysWithAlternativesAndDetectedLanguage) {
+  auto r = parse_translate_request(R"({"q":["a","b"],"source":"auto","target":"es",
+                                       "alternatives":1})",
+                                   kJsonType, limits());
+  auto body = json::parse(translate_response(r, {{"A1", "A2"}, {"B1"}}));
+  EXPECT_EQ(body["translatedText"], json::parse(R"(["A1","B1"])"));
+  // A sentence with fewer hypotheses than asked repeats its last one.
+  EXPECT_EQ(body["alternatives"], json::parse(R"([["A2"],["B1"]])"));
+  ASSERT_TRUE(body["detectedLanguage"].is_array());
+  EXPECT_EQ(body["detectedLanguage"][1]["language"], "en");
+}
+
+TEST(ServeApiTest, LanguagesListEnglishToSpanish) {
+  auto body = json::parse(languages_response());
+  ASSERT_TRUE(body.is_array());
+  ASSERT_EQ(body.size(), 2u);
+  EXPECT_EQ(body[0]["code"], "en");
+  EXPECT_EQ(body[0]["name"], "English");
+  EXPECT_EQ(body[0]["targets"], json::parse(R"(["es"])"));
+  EXPECT_EQ(body[1]["code"], "es");
+}
+
+TEST(ServeApiTest, ErrorBodiesAreJsonEvenForInvalidUtf8) {
+  EXPECT_EQ(json::parse(error_response("bad"))["error"], "bad");
+  EXPECT_TRUE(json::parse(error_response("bad \xff"))["error"].is_string());
+}
+
+}  // namespace
+}  // namespace atento
