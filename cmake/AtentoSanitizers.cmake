@@ -8,6 +8,7 @@
 set(atento_lite_app_sources
     common/config common/directory_lock common/event_log common/files common/overrides
     common/progress common/stop_signals model_dir/checkpoint_pointer scoring/classification_metrics
+    translate/text_segments
     scoring/metrics translate/input_lines serve/libretranslate_api serve/request_batcher
     train/schedule train/stop_reason train/train_state train/validation_decision)
 find_package(Threads REQUIRED)
@@ -26,7 +27,7 @@ function(atento_add_lite name)
   target_link_options(${name} PUBLIC ${ARGN})
   target_include_directories(${name} PUBLIC ${PROJECT_SOURCE_DIR})
   target_link_libraries(${name} PUBLIC PkgConfig::SENTENCEPIECE sentencepiece_train
-                                       nlohmann_json::nlohmann_json
+                                       ICU::uc ICU::i18n nlohmann_json::nlohmann_json
                                        Threads::Threads ${CMAKE_DL_LIBS})
 endfunction()
 
@@ -143,7 +144,7 @@ foreach(target ${asan_torch_targets})
 endforeach()
 target_include_directories(atento_asan_torch PUBLIC ${PROJECT_SOURCE_DIR})
 target_link_options(atento_asan_torch PUBLIC -fsanitize=address,undefined)
-target_link_libraries(atento_asan_torch PUBLIC ${TORCH_LIBRARIES} CLI11::CLI11
+target_link_libraries(atento_asan_torch PUBLIC ${TORCH_LIBRARIES} ICU::uc ICU::i18n CLI11::CLI11
                       nlohmann_json::nlohmann_json Threads::Threads ${CMAKE_DL_LIBS})
 if(ATENTO_SERVER)
   target_link_libraries(atento_asan_torch PUBLIC ${HTTPLIB_LINK_LIBRARIES})

@@ -20,6 +20,10 @@ struct CorpusOptions {
   bool strict = false;
   /// Longest side accepted, in bytes; longer lines are reported and skipped.
   int64_t max_chars = 1000;
+  /// Language codes of the corpus' first (source) and second (target) columns: the model
+  /// translates source_lang → target_lang (sentence segmentation follows source_lang's rules).
+  std::string source_lang = "en";
+  std::string target_lang = "es";
 };
 
 enum class TokenizerKind { kSentencePiece, kWords };

@@ -10,9 +10,10 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
-#include <string>
 #include <sstream>
 #include <stdexcept>
+#include <string>
+#include <string_view>
 
 namespace atento::data {
 
@@ -60,7 +61,7 @@ std::runtime_error write_error(const std::string& path, const std::string& reaso
 }
 
 // Writes every byte of `content` to `fd`, resuming after partial writes and signals.
-bool write_all(int fd, const std::string& content) {
+bool write_all(int fd, std::string_view content) {
   size_t done = 0;
   while (done < content.size()) {
     const ssize_t n = ::write(fd, content.data() + done, content.size() - done);
@@ -69,65 +70,6 @@ bool write_all(int fd, const std::string& content) {
     done += static_cast<size_t>(n);
   }
   return true;
-}
-
-// Creates `temporary` holding `content`, on disk (fsync) before it returns; removes it and
-// throws on failure.
-void write_durable_file(const std::string& temporary, const std::string& content) {
-  const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) throw write_error(temporary, std::strerror(errno));
-  const bool written = write_all(fd, content) && ::fsync(fd) == 0;
-  const int saved = errno;
-  const bool closed = ::close(fd) == 0;
-  if (!written || !closed) {
-    const std::string reason = std::strerror(written ? errno : saved);
-    ::unlink(temporary.c_str());
-    throw write_error(temporary, reason);
-  }
-}
-
-}  // namespace
-
-void sync_directory(const std::string& dir) {
-  const std::string name = dir.empty() ? "." : dir;
-  const int fd = ::open(name.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (fd < 0) throw write_error(name, std::strerror(errno));
-  const bool synced = ::fsync(fd) == 0;
-  const std::string reason = std::strerror(errno);
-  ::close(fd);
-  if (!synced) throw write_error(name, "cannot flush the directory: " + reason);
-}
-
-namespace {
-
-// Writes `content` into the existing non-regular file `path` (a device, FIFO, socket or
-// terminal, or an open descriptor such as /dev/stdout) where it is: such a file must not be
-// replaced by a rename. Appends, so that /dev/stdout redirected with `>>` keeps what it held.
-void write_in_place(const std::string& path, const std::string& content) {
-  const int fd = ::open(path.c_str(), O_WRONLY | O_APPEND | O_NOCTTY | O_CLOEXEC);
-  if (fd < 0) throw write_error(path, std::strerror(errno));
-  const bool written = write_all(fd, content);
-  const int saved = errno;
-  const bool closed = ::close(fd) == 0;
-  if (!written || !closed) throw write_error(path, std::strerror(written ? errno : saved));
-}
-
-// Writes `content` to the regular file (or new path) `path` by temporary file and rename.
-void replace_atomically(const std::string& path, const std::string& content) {
-  const std::filesystem::path target(path);
-  if (target.has_parent_path()) {
-    std::error_code ec;
-    std::filesystem::create_directories(target.parent_path(), ec);
-  }
-  // The pid keeps two processes writing the same directory from sharing a temporary file.
-  const std::string temporary = path + ".tmp." + std::to_string(::getpid());
-  write_durable_file(temporary, content);
-  if (std::rename(temporary.c_str(), path.c_str()) != 0) {
-    const std::string reason = std::strerror(errno);
-    ::unlink(temporary.c_str());
-    throw std::runtime_error("cannot rename " + temporary + " to " + path + ": " + reason);
-  }
-  sync_directory(target.parent_path().string());
 }
 
 // Whether the chain of symlinks from `path` passes through /proc (as /dev/stdout and /dev/fd/N
@@ -144,30 +86,101 @@ bool names_a_descriptor(std::filesystem::path path) {
   return false;
 }
 
-}  // namespace
-
-void write_file_atomically(const std::string& path, const std::string& content) {
+// The regular file that writing `path` replaces: `path` itself, or the target of a symlink
+// to a regular file (the link stays a link). "" when `path` must be written in place: a
+// device, FIFO, socket or terminal, or a descriptor of this process.
+std::string replaced_file(const std::string& path) {
   struct stat followed {};
   if (::stat(path.c_str(), &followed) == 0 && !S_ISREG(followed.st_mode)) {
     if (S_ISDIR(followed.st_mode)) throw write_error(path, "it is a directory");
-    write_in_place(path, content);
-    return;
+    return "";
   }
-  if (names_a_descriptor(path)) {
-    write_in_place(path, content);
-    return;
-  }
+  if (names_a_descriptor(path)) return "";
   struct stat own {};
   if (::lstat(path.c_str(), &own) == 0 && S_ISLNK(own.st_mode)) {
-    // A link to a regular file stays a link: its target is the file replaced.
     std::error_code ec;
     const std::filesystem::path target = std::filesystem::canonical(path, ec);
-    if (!ec) {
-      replace_atomically(target.string(), content);
-      return;
-    }
+    if (!ec) return target.string();
   }
-  replace_atomically(path, content);
+  return path;
+}
+
+}  // namespace
+
+void sync_directory(const std::string& dir) {
+  const std::string name = dir.empty() ? "." : dir;
+  const int fd = ::open(name.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) throw write_error(name, std::strerror(errno));
+  const bool synced = ::fsync(fd) == 0;
+  const std::string reason = std::strerror(errno);
+  ::close(fd);
+  if (!synced) throw write_error(name, "cannot flush the directory: " + reason);
+}
+
+OutputFile::OutputFile(const std::string& path) : path_(path.empty() ? "<stdout>" : path) {
+  if (path.empty()) {
+    fd_ = STDOUT_FILENO;  // standard output: written in place, not ours to close
+    return;
+  }
+  target_ = replaced_file(path);
+  if (target_.empty()) {
+    // Appends, so that /dev/stdout redirected with `>>` keeps what it held.
+    fd_ = ::open(path.c_str(), O_WRONLY | O_APPEND | O_NOCTTY | O_CLOEXEC);
+    if (fd_ < 0) throw write_error(path, std::strerror(errno));
+    owned_ = true;
+    return;
+  }
+  const std::filesystem::path target(target_);
+  if (target.has_parent_path()) {
+    std::error_code ec;
+    std::filesystem::create_directories(target.parent_path(), ec);
+  }
+  // The pid keeps two processes writing the same directory from sharing a temporary file.
+  temporary_ = target_ + ".tmp." + std::to_string(::getpid());
+  fd_ = ::open(temporary_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd_ < 0) throw write_error(temporary_, std::strerror(errno));
+  owned_ = true;
+}
+
+OutputFile::~OutputFile() {
+  if (owned_ && fd_ >= 0) ::close(fd_);
+  if (!committed_ && !temporary_.empty()) ::unlink(temporary_.c_str());
+}
+
+void OutputFile::write(std::string_view bytes) {
+  if (fd_ < 0) throw write_error(path_, "already closed");
+  if (!write_all(fd_, bytes)) {
+    throw write_error(temporary_.empty() ? path_ : temporary_, std::strerror(errno));
+  }
+}
+
+void OutputFile::commit() {
+  if (committed_) return;
+  if (temporary_.empty()) {  // in place
+    const bool closed = !owned_ || ::close(fd_) == 0;
+    const int saved = errno;
+    fd_ = -1;
+    committed_ = true;
+    if (!closed) throw write_error(path_, std::strerror(saved));
+    return;
+  }
+  const bool synced = ::fsync(fd_) == 0;
+  const int saved = errno;
+  const bool closed = ::close(fd_) == 0;
+  fd_ = -1;
+  if (!synced || !closed) throw write_error(temporary_, std::strerror(synced ? errno : saved));
+  if (std::rename(temporary_.c_str(), target_.c_str()) != 0) {
+    throw std::runtime_error("cannot rename " + temporary_ + " to " + target_ + ": " +
+                             std::strerror(errno));
+  }
+  committed_ = true;
+  sync_directory(std::filesystem::path(target_).parent_path().string());
+}
+
+void write_file_atomically(const std::string& path, const std::string& content) {
+  OutputFile file(path);
+  file.write(content);
+  file.commit();
 }
 
 }  // namespace atento::data

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace atento::data {
@@ -32,6 +33,34 @@ std::vector<std::string> read_lines(const std::string& path);
 /// write error there (`/dev/full`) throws too; a symlink to a regular file stays a symlink and
 /// its target is replaced.
 void write_file_atomically(const std::string& path, const std::string& content);
+
+/// A file written in pieces, with what write_file_atomically does to `path`: a regular file or
+/// new path is written to a temporary file beside it that commit() flushes to disk and renames
+/// over it; anything else (a device, FIFO, socket or terminal, /dev/stdout, /dev/fd/N; and
+/// standard output for "") is written in place as the pieces come. Destroyed without commit()
+/// (an error, an exception), it removes its temporary file and leaves the old file untouched.
+/// Errors throw std::runtime_error "cannot write <file>: <reason>".
+class OutputFile {
+ public:
+  /// Opens `path` for writing ("" = standard output).
+  explicit OutputFile(const std::string& path);
+  ~OutputFile();
+  OutputFile(const OutputFile&) = delete;
+  OutputFile& operator=(const OutputFile&) = delete;
+
+  /// Appends `bytes` (written to the file or stream at once: nothing is buffered here).
+  void write(std::string_view bytes);
+  /// Makes the whole file durable and visible under its name (in place: closes it).
+  void commit();
+
+ private:
+  std::string path_;       ///< as errors name it
+  std::string target_;     ///< the regular file replaced; "" when written in place
+  std::string temporary_;  ///< the file written until commit(); "" when in place
+  int fd_ = -1;
+  bool owned_ = false;
+  bool committed_ = false;
+};
 
 /// Flushes the entries of directory `dir` ("" = the current one) to disk, so that files created
 /// or renamed in it survive a power loss; throws std::runtime_error naming it on failure.

@@ -21,6 +21,8 @@ int main(int argc, char** argv) {
                    "Score these translations (one per distinct source, as --hyps writes) "
                    "instead of the model's")
         ->check(CLI::ExistingFile);
+    app.add_flag("--no-split", args.no_split,
+                 "Translate each source whole instead of sentence by sentence");
     app.add_flag("--no-translate", args.no_translate,
                  "Only the teacher-forced figures (skip BLEU/chrF)");
     app.add_option("--device", args.device, "cpu, cuda or cuda:N (default: translate.device)")

@@ -28,6 +28,8 @@ int main(int argc, char** argv) {
         ->check(CLI::Range(1, 4096));
     app.add_option("--beam", args.beam, "Beam of requests that name none (default: the model's)")
         ->check(CLI::PositiveNumber);
+    app.add_flag("--no-split", args.no_split,
+                 "Translate each line of a request whole instead of sentence by sentence");
     app.add_option("--max-beam", args.max_beam, "Largest beam a request may ask for")
         ->capture_default_str()
         ->check(CLI::Range(1, 64));

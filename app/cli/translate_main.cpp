@@ -10,7 +10,8 @@ int main(int argc, char** argv) {
     app.add_option("--model", args.model_dir, "Model directory written by atento-train")
         ->required()
         ->check(CLI::ExistingDirectory);
-    app.add_option("--input", args.input, "English text, one sentence per line (default: stdin)")
+    app.add_option("--input", args.input,
+                   "English text, translated line by line, sentence by sentence (default: stdin)")
         ->check(CLI::ExistingFile);
     app.add_option("--output", args.output, "Spanish output (default: stdout)");
     app.add_option("--beam", args.beam, "Beam width (1 = greedy)")
@@ -20,6 +21,11 @@ int main(int argc, char** argv) {
     app.add_option("--batch-size", args.batch_size, "Decoder rows per batch (sentences x beam)")
         ->check(atento::integer_range(1, 1 << 20));
     app.add_flag("--no-cache", args.no_cache, "Recompute the decoder prefix every step");
+    app.add_flag("--no-split", args.no_split,
+                 "Translate each line as one source instead of sentence by sentence");
+    app.add_option("--window", args.window,
+                   "Lines held in memory at once (default 2000); output order is input order")
+        ->check(atento::integer_range(1, 1 << 24));
     app.add_option("--attention", args.attention_file,
                    "Write cross-attention weights (per layer and head) as JSON");
     app.add_option("--force-len", args.force_len,

@@ -175,6 +175,8 @@ void visit(V& v, C& o, const data::CorpusOptions*) {
   v("seed", o.seed);
   v("strict", o.strict);
   v("max_chars", o.max_chars);
+  v("source_lang", o.source_lang);
+  v("target_lang", o.target_lang);
 }
 template <class V, class C>
 void visit(V& v, C& o, const data::TokenizerOptions*) {
@@ -249,6 +251,7 @@ void visit(V& v, C& o, const TranslateOptions*) {
   v("max_len_extra", o.max_len_extra);
   v("batch_size", o.batch_size);
   v("use_cache", o.use_cache);
+  v("split_sentences", o.split_sentences);
   v("threads", o.threads);
   v("device", o.device);
   v("precision", o.precision, kPrecisions);
@@ -390,12 +393,35 @@ void check(bool ok, const std::string& key, const std::string& rule) {
   if (!ok) throw ConfigError("configuration: " + key + ": " + rule);
 }
 
+constexpr const char* kLanguageRule =
+    "must be a language code: 2 or 3 lower-case letters, optionally -REGION (en, es, pt-BR)";
+
+// "en", "spa", "pt-BR": ISO 639 letters, an optional region or script subtag.
+bool is_language_code(const std::string& code) {
+  const size_t dash = code.find('-');
+  const std::string language = code.substr(0, dash);
+  if (language.size() < 2 || language.size() > 3) return false;
+  for (char c : language) {
+    if (c < 'a' || c > 'z') return false;
+  }
+  if (dash == std::string::npos) return true;
+  const std::string region = code.substr(dash + 1);
+  if (region.size() < 2 || region.size() > 8) return false;
+  for (char c : region) {
+    if (!std::isalnum(static_cast<unsigned char>(c))) return false;
+  }
+  return true;
+}
+
 void validate_data(const data::CorpusOptions& d) {
   check(d.valid_fraction >= 0 && d.valid_fraction < 1, "data.valid_fraction", "must be in [0, 1)");
   check(d.test_fraction >= 0 && d.test_fraction < 1, "data.test_fraction", "must be in [0, 1)");
   check(d.valid_fraction + d.test_fraction < 1, "data.test_fraction",
         "valid_fraction + test_fraction must be below 1");
   check(d.max_chars > 0, "data.max_chars", "must be positive");
+  check(is_language_code(d.source_lang), "data.source_lang", kLanguageRule);
+  check(is_language_code(d.target_lang), "data.target_lang", kLanguageRule);
+  check(d.source_lang != d.target_lang, "data.target_lang", "must differ from data.source_lang");
 }
 
 void validate_tokenizer(const data::TokenizerOptions& t) {

@@ -118,6 +118,10 @@ struct TranslateOptions {
   int64_t batch_size = 64;
   /// Reuse the decoder's keys and values between steps (false = recompute the prefix).
   bool use_cache = true;
+  /// Translate each sentence of a line (or request string) on its own and join the
+  /// translations with the original spacing (false: the whole line is one source, split only
+  /// where it is longer than the model's source length). See data/segmentation.h.
+  bool split_sentences = true;
   /// Intra-op threads (0 = all cores or $OMP_NUM_THREADS).
   int64_t threads = 0;
   /// Where to translate and evaluate: cpu | cuda | cuda:N, whatever the model was trained on.

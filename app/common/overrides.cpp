@@ -17,6 +17,7 @@ std::vector<std::string> with_flag_overrides(std::vector<std::string> overrides,
   if (flags.n_best > 0) add(overrides, "n_best", std::to_string(flags.n_best));
   if (flags.batch_size > 0) add(overrides, "batch_size", std::to_string(flags.batch_size));
   if (flags.no_cache) add(overrides, "use_cache", "false");
+  if (flags.no_split) add(overrides, "split_sentences", "false");
   if (flags.threads >= 0) add(overrides, "threads", std::to_string(flags.threads));
   overrides = with_device_override(std::move(overrides), "translate", flags.device);
   // --n-best K without --beam widens the beam to K.

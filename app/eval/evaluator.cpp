@@ -156,16 +156,9 @@ std::vector<std::string> read_translations(const EvalArgs& args, size_t sources)
 /// The model's best translation of each source (empty when the search found none).
 std::vector<std::string> model_translations(TrainedModel& trained,
                                             const std::vector<std::string>& order) {
-  std::vector<std::vector<int64_t>> sources;
-  for (const auto& src : order) sources.push_back(trained.vocab->encode_source(src));
   auto search = search_options(trained);
   search.n_best = 1;
-  auto found = translate_sources(trained, sources, search, trained.config.translate.batch_size);
-  std::vector<std::string> texts;
-  for (const auto& hypotheses : found) {
-    texts.push_back(hypotheses.empty() ? "" : trained.vocab->decode_target(hypotheses[0].tokens));
-  }
-  return texts;
+  return translate_texts(trained, order, search);
 }
 
 /// One translation per distinct source (read or made), also written to --hyps when given.
@@ -238,6 +231,7 @@ int run_evaluation(const EvalArgs& args) {
   flags.batch_size = args.batch_size;
   flags.threads = args.threads;
   flags.device = args.device;
+  flags.no_split = args.no_split;
   auto trained = load_trained_model(args.model_dir, with_flag_overrides(args.overrides, flags));
   set_threads(trained.config.translate.threads);
   data::ReadReport report;

@@ -16,6 +16,7 @@ struct EvalArgs {
   int64_t batch_size = 0;  ///< 0 = the model's translate.batch_size
   std::string hyps_out;    ///< empty = do not write translations
   bool no_translate = false;
+  bool no_split = false;  ///< --no-split: each source is one piece, not its sentences
   /// Score these translations (one line per distinct English source, in first-occurrence
   /// order, as --hyps writes them) instead of translating: compares other systems.
   std::string translations;

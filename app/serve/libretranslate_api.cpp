@@ -210,7 +210,8 @@ std::vector<TranslationJob> translation_jobs(const TranslateRequest& request) {
 }
 
 std::string translate_response(const TranslateRequest& request,
-                               const std::vector<TranslationResult>& results) {
+                               const std::vector<TranslationResult>& results,
+                               const std::vector<std::string>& warnings) {
   json texts = json::array(), alternatives = json::array(), detected = json::array();
   size_t next = 0;
   for (const auto& text : request.q) {
@@ -236,6 +237,7 @@ std::string translate_response(const TranslateRequest& request,
   if (request.source == "auto") {
     response["detectedLanguage"] = request.q_is_array ? detected : detected[0];
   }
+  if (!warnings.empty()) response["warnings"] = warnings;
   return response.dump(-1, ' ', false, json::error_handler_t::replace);
 }
 

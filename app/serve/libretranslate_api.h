@@ -57,9 +57,12 @@ TranslateRequest parse_translate_request(const std::string& body, const std::str
 std::vector<TranslationJob> translation_jobs(const TranslateRequest& request);
 
 /// {"translatedText": …} (string or array, as q was), with "alternatives" when asked for and
-/// "detectedLanguage" when source was "auto"; one result (best first) per string of q.
+/// "detectedLanguage" when source was "auto"; one result (best first) per string of q. Extra
+/// field "warnings" (an array of messages, e.g. text cut to the model's source length) when
+/// `warnings` is not empty: LibreTranslate clients ignore it.
 std::string translate_response(const TranslateRequest& request,
-                               const std::vector<TranslationResult>& results);
+                               const std::vector<TranslationResult>& results,
+                               const std::vector<std::string>& warnings = {});
 
 /// GET /languages: [{"code":"en","name":"English","targets":["es"]}, …].
 std::string languages_response();

@@ -9,11 +9,13 @@
 #include <csignal>
 #include <iostream>
 #include <memory>
+#include <optional>
 
 #include "app/common/runtime.h"
 #include "app/model_dir/model_dir.h"
 #include "app/serve/libretranslate_api.h"
 #include "app/serve/request_batcher.h"
+#include "app/serve/segmented_jobs.h"
 #include "app/serve/stream_translator.h"
 #include "app/translate/translator.h"
 
@@ -29,6 +31,7 @@ std::vector<std::string> serve_overrides(const ServeArgs& args) {
   if (args.beam > 0) overrides.push_back("translate.beam=" + std::to_string(args.beam));
   if (args.threads >= 0) overrides.push_back("translate.threads=" + std::to_string(args.threads));
   if (!args.precision.empty()) overrides.push_back("translate.precision=" + args.precision);
+  if (args.no_split) overrides.push_back("translate.split_sentences=false");
   return overrides;
 }
 
@@ -113,15 +116,32 @@ void reply_error(httplib::Response& res, int status, const std::string& message)
   res.set_content(error_response(message), kJson);
 }
 
+/// The request's strings as the pieces the model translates (segmented_jobs.h), sentence by
+/// sentence unless translate.split_sentences is off; one splitter per connection thread.
+SegmentedJobs request_pieces(const TranslateRequest& request, const TrainedModel& trained) {
+  thread_local std::optional<data::SentenceSplitter> splitter;
+  const bool split = trained.config.translate.split_sentences;
+  if (split && !splitter) splitter.emplace(trained.config.data.source_lang);
+  return segment_jobs(translation_jobs(request), *trained.vocab, split ? &*splitter : nullptr);
+}
+
 void handle_translate(const httplib::Request& req, httplib::Response& res, RequestBatcher& batcher,
-                      const ApiLimits& limits) {
+                      const ApiLimits& limits, const TrainedModel& trained) {
   try {
     auto request = parse_translate_request(req.body, req.get_header_value("Content-Type"), limits);
-    auto futures = batcher.submit(translation_jobs(request));
-    std::vector<TranslationResult> results;
-    results.reserve(futures.size());
-    for (auto& f : futures) results.push_back(f.get());
-    res.set_content(translate_response(request, results), kJson);
+    const SegmentedJobs segmented = request_pieces(request, trained);
+    auto futures = batcher.submit(segmented.pieces);
+    std::vector<TranslationResult> pieces;
+    pieces.reserve(futures.size());
+    for (auto& f : futures) pieces.push_back(f.get());
+    std::vector<std::string> warnings;
+    if (segmented.cut > 0) {
+      warnings.push_back(std::to_string(segmented.cut) +
+                         " run(s) of text without a space longer than the model's " +
+                         std::to_string(trained.config.tokenizer.src_len) +
+                         " source tokens were cut");
+    }
+    res.set_content(translate_response(request, join_pieces(segmented, pieces), warnings), kJson);
   } catch (const ApiError& e) {
     reply_error(res, e.status, e.what());
   } catch (const QueueFull& e) {
@@ -156,7 +176,7 @@ void set_error_handlers(httplib::Server& server) {
 }
 
 void configure(httplib::Server& server, const ServeArgs& args, RequestBatcher& batcher,
-               const ApiLimits& limits) {
+               const ApiLimits& limits, const TrainedModel& trained) {
   const size_t threads = std::max<size_t>(1, args.http_threads);
   server.new_task_queue = [threads] { return new httplib::ThreadPool(threads); };
   server.set_payload_max_length(args.max_body);
@@ -180,8 +200,8 @@ void configure(httplib::Server& server, const ServeArgs& args, RequestBatcher& b
     res.set_content(languages_response(), kJson);
   });
   server.Post("/translate",
-              [&batcher, &limits](const httplib::Request& req, httplib::Response& res) {
-                handle_translate(req, res, batcher, limits);
+              [&batcher, &limits, &trained](const httplib::Request& req, httplib::Response& res) {
+                handle_translate(req, res, batcher, limits, trained);
               });
 }
 
@@ -227,7 +247,7 @@ int run_server(const ServeArgs& args) {
   RequestBatcher batcher(model_translator(trained, threads.per_worker), batching, stream);
 
   httplib::Server server;
-  configure(server, args, batcher, limits);
+  configure(server, args, batcher, limits, trained);
   int port = bind_server(server, args);
   std::atomic<bool> signalled{false};
   std::thread waiter([&] {

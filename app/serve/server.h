@@ -23,6 +23,8 @@ struct ServeArgs {
   size_t workers = 0;
   /// Connection threads: requests served at once (more connections wait for one).
   size_t http_threads = 96;
+  /// --no-split: each line of a request string is one source, not its sentences.
+  bool no_split = false;
   /// Beam of requests that name none; 0 = the model's translate.beam.
   int64_t beam = 0;
   /// Largest beam a request may ask for.

@@ -5,29 +5,32 @@
 namespace atento {
 
 EncodedInput encode_input(const data::Vocabularies& vocab, const std::vector<std::string>& lines,
-                          const std::string& input_name, std::ostream& warnings) {
+                          const std::string& input_name, size_t first_line,
+                          data::SentenceSplitter* splitter, std::ostream& warnings) {
   EncodedInput in;
-  in.sources.resize(lines.size());
-  in.skip.assign(lines.size(), true);
+  in.lines.resize(lines.size());
+  in.first.resize(lines.size());
   for (size_t i = 0; i < lines.size(); ++i) {
-    const std::string where = input_name + ":" + std::to_string(i + 1) + ": ";
+    in.first[i] = in.sources.size();
+    const std::string where = input_name + ":" + std::to_string(first_line + i) + ": ";
     if (lines[i].find_first_not_of(" \t") == std::string::npos) continue;  // empty in, empty out
+    if (lines[i].size() > kMaxLineBytes) {
+      warnings << "warning: " << where << lines[i].size() << " bytes, more than the "
+               << kMaxLineBytes << " a line may hold; its output line is left empty\n";
+      continue;
+    }
     if (!data::is_valid_utf8(lines[i])) {
       warnings << "warning: " << where << "invalid UTF-8; its output line is left empty\n";
       continue;
     }
-    bool truncated = false;
-    in.sources[i] = vocab.encode_source(lines[i], &truncated);
-    if (in.sources[i].empty()) {
+    in.lines[i] = segment_text(vocab, lines[i], splitter);
+    if (in.lines[i].sources.empty()) {
       warnings << "warning: " << where << "no source token; its output line is left empty\n";
       continue;
     }
-    if (truncated) {
-      warnings << "warning: " << where << "longer than the model's " << vocab.options().src_len
-               << " source tokens; cut\n";
-    }
-    in.skip[i] = false;
-    in.active.push_back(i);
+    const std::string cut = cut_warning(in.lines[i], vocab.options().src_len);
+    if (!cut.empty()) warnings << "warning: " << where << cut << "\n";
+    for (auto& ids : in.lines[i].sources) in.sources.push_back(ids);
   }
   return in;
 }

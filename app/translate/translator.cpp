@@ -10,7 +10,9 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <numeric>
+#include <optional>
 #include <sstream>
+#include <utility>
 
 #include "app/common/files.h"
 #include "app/common/overrides.h"
@@ -18,7 +20,10 @@
 #include "app/common/runtime.h"
 #include "app/translate/input_lines.h"
 #include "data/corpus.h"
+#include "data/line_reader.h"
+#include "data/segmentation.h"
 #include "data/text_io.h"
+#include "data/utf8.h"
 
 namespace atento {
 
@@ -75,6 +80,33 @@ std::vector<std::vector<model::Hypothesis>> translate_sources(
   return results;
 }
 
+std::vector<std::string> translate_texts(TrainedModel& trained,
+                                         const std::vector<std::string>& texts,
+                                         const model::SearchOptions& search) {
+  std::optional<data::SentenceSplitter> splitter;
+  if (trained.config.translate.split_sentences) splitter.emplace(trained.config.data.source_lang);
+  std::vector<SegmentedText> segmented(texts.size());
+  std::vector<std::vector<int64_t>> sources;
+  for (size_t i = 0; i < texts.size(); ++i) {
+    if (!data::is_valid_utf8(texts[i])) continue;
+    segmented[i] = segment_text(*trained.vocab, texts[i], splitter ? &*splitter : nullptr);
+    sources.insert(sources.end(), segmented[i].sources.begin(), segmented[i].sources.end());
+  }
+  const auto found =
+      translate_sources(trained, sources, search, trained.config.translate.batch_size);
+  std::vector<std::string> out;
+  size_t next = 0;
+  for (const SegmentedText& text : segmented) {
+    std::vector<std::string> pieces;
+    for (size_t k = 0; k < text.sources.size(); ++k, ++next) {
+      pieces.push_back(found[next].empty() ? ""
+                                           : trained.vocab->decode_target(found[next][0].tokens));
+    }
+    out.push_back(join_translations(text, pieces));
+  }
+  return out;
+}
+
 namespace {
 
 /// Translation overrides from the command line, checked like any other setting.
@@ -84,6 +116,7 @@ std::vector<std::string> command_line_overrides(const TranslateArgs& args) {
   flags.n_best = args.n_best;
   flags.batch_size = args.batch_size;
   flags.no_cache = args.no_cache;
+  flags.no_split = args.no_split;
   flags.threads = args.threads;
   flags.device = args.device;
   return with_flag_overrides(args.overrides, flags);
@@ -115,43 +148,68 @@ nlohmann::json attention_record(const TrainedModel& trained, int64_t line,
   return record;
 }
 
-/// The translations of one input line: the best, or rank<TAB>score<TAB>text for n-best.
-void write_line(std::ostream& out, const TrainedModel& trained,
-                const std::vector<model::Hypothesis>& found, int64_t n_best) {
-  for (size_t r = 0; r < found.size(); ++r) {
-    auto text = trained.vocab->decode_target(found[r].tokens);
-    if (n_best == 1) {
-      out << text << '\n';
-    } else {
-      char score[32];
-      std::snprintf(score, sizeof score, "%.4f", found[r].score);
-      out << r + 1 << '\t' << score << '\t' << text << '\n';
-    }
-  }
-}
-
-/// Writes every line's translations in input order (skipped lines as empty output) and the
-/// attention records when asked; returns the target tokens of the best translations.
-int64_t write_translations(std::ostream& out, const TrainedModel& trained, const EncodedInput& in,
-                           const std::vector<std::vector<model::Hypothesis>>& hypotheses,
-                           bool record_attention, nlohmann::json& attention) {
-  int64_t target_tokens = 0;
-  size_t next = 0;
-  int64_t n_best = trained.config.translate.n_best;
-  for (size_t i = 0; i < in.skip.size(); ++i) {
-    if (in.skip[i]) {
-      if (n_best == 1) out << '\n';
-      for (int64_t r = 1; n_best > 1 && r <= n_best; ++r) out << r << "\t0\t\n";
+/// Rank `rank`'s translation of a line of several pieces: each piece's hypothesis of that
+/// rank (its last when it has fewer) joined with the line's spacing; its score the mean of
+/// theirs.
+std::pair<std::string, double> line_translation(
+    const TrainedModel& trained, const SegmentedText& line,
+    const std::vector<std::vector<model::Hypothesis>>& hypotheses, size_t first, size_t rank) {
+  std::vector<std::string> texts;
+  double score = 0.0;
+  for (size_t k = 0; k < line.sources.size(); ++k) {
+    const auto& found = hypotheses[first + k];
+    if (found.empty()) {
+      texts.emplace_back();
       continue;
     }
-    const auto& found = hypotheses[next++];
-    write_line(out, trained, found, n_best);
-    target_tokens += found.empty() ? 0 : found[0].tokens.size();
-    if (record_attention && !found.empty()) {
-      attention.push_back(attention_record(trained, i + 1, in.sources[i], found[0]));
+    const auto& h = found[std::min(rank, found.size() - 1)];
+    texts.push_back(trained.vocab->decode_target(h.tokens));
+    score += h.score;
+  }
+  return {join_translations(line, texts), score / std::max<size_t>(1, line.sources.size())};
+}
+
+/// What one window of lines gives: its output text, the target tokens of the best
+/// translations, and its attention records (JSON objects, comma-separated).
+struct WindowOutput {
+  std::string text;
+  int64_t target_tokens = 0;
+  std::vector<std::string> attention;
+};
+
+/// Every line's translations in input order (skipped lines as empty output): the best, or
+/// n_best lines rank<TAB>score<TAB>text; with `record_attention`, one record per piece.
+WindowOutput render_window(const TrainedModel& trained, const EncodedInput& in, size_t first_line,
+                           const std::vector<std::vector<model::Hypothesis>>& hypotheses,
+                           bool record_attention) {
+  WindowOutput out;
+  const auto n_best = static_cast<size_t>(trained.config.translate.n_best);
+  for (size_t i = 0; i < in.lines.size(); ++i) {
+    const SegmentedText& line = in.lines[i];
+    for (size_t r = 0; r < n_best; ++r) {
+      auto [text, score] = line.sources.empty()
+                               ? std::pair<std::string, double>{"", 0.0}
+                               : line_translation(trained, line, hypotheses, in.first[i], r);
+      if (n_best == 1) {
+        out.text += text + "\n";
+      } else {
+        char rank_score[48];
+        std::snprintf(rank_score, sizeof rank_score, "%zu\t%.4f\t", r + 1, score);
+        out.text += rank_score + text + "\n";
+      }
+    }
+    for (size_t k = 0; k < line.sources.size(); ++k) {
+      const auto& found = hypotheses[in.first[i] + k];
+      if (found.empty()) continue;
+      out.target_tokens += static_cast<int64_t>(found[0].tokens.size());
+      if (!record_attention) continue;
+      auto record = attention_record(trained, static_cast<int64_t>(first_line + i), line.sources[k],
+                                     found[0]);
+      record["piece"] = k + 1;
+      out.attention.push_back(record.dump());
     }
   }
-  return target_tokens;
+  return out;
 }
 
 void print_summary(size_t sentences, int64_t target_tokens, double seconds,
@@ -180,32 +238,38 @@ int run_translation(const TranslateArgs& args) {
                       std::to_string(args.force_len));
   }
   search.force_len = args.force_len;
-  std::string input_name = args.input.empty() ? "<stdin>" : args.input;
-  auto started = std::chrono::steady_clock::now();
-  auto lines = data::read_lines(args.input);
-  auto in = encode_input(*trained.vocab, lines, input_name, std::cerr);
-  std::vector<std::vector<int64_t>> batch_sources;
-  batch_sources.reserve(in.active.size());
-  for (auto i : in.active) batch_sources.push_back(in.sources[i]);
-  auto hypotheses =
-      translate_sources(trained, batch_sources, search, trained.config.translate.batch_size);
-
-  // A file is replaced whole through the durable writer; stdout is written as it comes.
-  std::ostringstream buffer;
-  std::ostream& out = args.output.empty() ? std::cout : buffer;
-  nlohmann::json attention = nlohmann::json::array();
-  int64_t target_tokens =
-      write_translations(out, trained, in, hypotheses, search.record_attention, attention);
-  if (!args.output.empty()) {
-    data::write_file_atomically(args.output, std::move(buffer).str());
-  } else if (!out.flush()) {
-    throw std::runtime_error("<stdout>: write failed");
+  std::optional<data::SentenceSplitter> splitter;
+  if (trained.config.translate.split_sentences) splitter.emplace(trained.config.data.source_lang);
+  const std::string input_name = args.input.empty() ? "<stdin>" : args.input;
+  const auto started = std::chrono::steady_clock::now();
+  data::LineReader reader(args.input);
+  data::OutputFile out(args.output);
+  std::optional<data::OutputFile> attention;
+  if (search.record_attention) attention.emplace(args.attention_file);
+  // Window by window: memory holds one window; an interactive input is answered line by line.
+  size_t line = 1, pieces = 0, records = 0;
+  int64_t target_tokens = 0;
+  std::vector<std::string> lines;
+  while (reader.next_window(lines, static_cast<size_t>(args.window))) {
+    const EncodedInput in = encode_input(*trained.vocab, lines, input_name, line,
+                                         splitter ? &*splitter : nullptr, std::cerr);
+    const auto hypotheses =
+        translate_sources(trained, in.sources, search, trained.config.translate.batch_size);
+    const WindowOutput window = render_window(trained, in, line, hypotheses, attention.has_value());
+    out.write(window.text);
+    for (const auto& record : window.attention) attention->write((records++ ? "," : "[") + record);
+    target_tokens += window.target_tokens;
+    pieces += in.sources.size();
+    line += lines.size();
   }
-  if (search.record_attention)
-    data::write_file_atomically(args.attention_file, attention.dump() + "\n");
-  double seconds =
+  out.commit();
+  if (attention) {
+    attention->write(records ? "]\n" : "[]\n");
+    attention->commit();
+  }
+  const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-  print_summary(in.active.size(), target_tokens, seconds, search);
+  print_summary(pieces, target_tokens, seconds, search);
   return kExitOk;
 }
 

@@ -19,14 +19,17 @@ struct TranslateArgs {
   int64_t n_best = 0;
   int64_t batch_size = 0;
   bool no_cache = false;
+  bool no_split = false;       ///< --no-split: a line is one source, not its sentences
   std::string attention_file;  ///< empty = no attention dump
   int64_t force_len = 0;       ///< > 0: decode exactly this many tokens (benchmarks)
   int64_t threads = -1;        ///< -1 = the model's translate.threads
   std::string device;          ///< --device; empty = the model's translate.device (cpu)
+  int64_t window = 2000;       ///< lines held in memory at once (--window)
   std::vector<std::string> overrides;
 };
 
-/// Reads, translates and writes; returns the exit code.
+/// Reads, translates and writes, `window` lines at a time (from a pipe or terminal: each line
+/// as soon as it arrives); returns the exit code.
 int run_translation(const TranslateArgs& args);
 
 /// Search settings of a loaded model (translate.* of its config).
@@ -38,5 +41,12 @@ model::SearchOptions search_options(const TrainedModel& trained);
 std::vector<std::vector<model::Hypothesis>> translate_sources(
     TrainedModel& trained, const std::vector<std::vector<int64_t>>& sources,
     const model::SearchOptions& search, int64_t batch_size);
+
+/// The best translation of each of `texts`: segmented as translate.split_sentences says
+/// (app/translate/text_segments.h), translated piece by piece, joined with the text's spacing;
+/// "" for a text that is blank, not UTF-8 or without a source token.
+std::vector<std::string> translate_texts(TrainedModel& trained,
+                                         const std::vector<std::string>& texts,
+                                         const model::SearchOptions& search);
 
 }  // namespace atento

@@ -227,6 +227,30 @@ each_line_concurrently "$WORK/curl1.es"
 cmp -s "$WORK/curl1.es" "$WORK/expected1.es" \
   && pass "greedy, 24 concurrent requests joining one running batch: translations equal atento-translate --beam 1's" \
   || { fail "greedy translations differ from atento-translate --beam 1's"; diff "$WORK/curl1.es" "$WORK/expected1.es" | head; }
+# Paragraphs: the server segments as atento-translate does, so both give the same text.
+python3 - "$WORK/lines.en" "$WORK/para.en" "$WORK/para.json" <<'PY'
+import json, sys
+lines = [l for l in open(sys.argv[1]).read().split("\n") if l][:12]
+paragraphs = [" ".join(lines[i:i + 3]) for i in range(0, len(lines), 3)]
+open(sys.argv[2], "w").write("\n".join(paragraphs) + "\n")
+json.dump({"q": paragraphs, "source": "en", "target": "es"}, open(sys.argv[3], "w"))
+PY
+"$BUILD/atento-translate" --model "$model" --beam 1 --input "$WORK/para.en" \
+  >"$WORK/para.expected" 2>/dev/null
+post "$(cat "$WORK/para.json")"
+python3 - "$WORK/body" "$WORK/para.expected" <<'PY' && pass "paragraphs: the server's translations equal atento-translate's" \
+  || fail "paragraphs: $(head -c 300 "$WORK/body")"
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert r["translatedText"] == open(sys.argv[2]).read().split("\n")[:-1], r
+assert "warnings" not in r, r
+PY
+url="see http://example.org/$(head -c 600 /dev/zero | tr '\0' 'x')"
+post "{\"q\": \"$url\", \"source\": \"en\", \"target\": \"es\"}"
+python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))
+assert r["translatedText"] and "cut" in r["warnings"][0], r' "$WORK/body" \
+  && pass "an over-long run is cut and the response says so in a warnings field" \
+  || fail "cut warning: $(head -c 300 "$WORK/body")"
 post '{"q": ["", "Good morning.", "   "], "source": "en", "target": "es"}'
 python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["translatedText"]
 assert r[0] == "" and r[2] == "" and r[1] != "", r' "$WORK/body" \

@@ -9,21 +9,71 @@ T="$BUILD/atento-translate"
 
 # --- one output line per input line, in order ---------------------------------------------
 long=$(for i in $(seq 1 60); do printf 'the big red house and '; done)
-printf 'Good morning.\n\nWhere is the station?\n%s\n\xff\xfe broken\nThank you.\n' "$long" \
-  >"$WORK/in.txt"
+url="see http://example.org/$(head -c 600 /dev/zero | tr '\0' 'x')"
+printf 'Good morning.\n\nWhere is the station?\n%s\n\xff\xfe broken\nThank you.\n%s\n' "$long" \
+  "$url" >"$WORK/in.txt"
 expect_exit 0 "translates a file" -- "$T" --model "$model" --input "$WORK/in.txt" \
   --output "$WORK/out.txt"
-[ "$(wc -l <"$WORK/out.txt")" = 6 ] && pass "6 lines in, 6 lines out" \
-  || fail "$(wc -l <"$WORK/out.txt") output lines for 6 input lines"
+[ "$(wc -l <"$WORK/out.txt")" = 7 ] && pass "7 lines in, 7 lines out" \
+  || fail "$(wc -l <"$WORK/out.txt") output lines for 7 input lines"
 [ -z "$(sed -n 2p "$WORK/out.txt")" ] && pass "empty line in, empty line out" || fail "line 2 not empty"
 [ -n "$(sed -n 1p "$WORK/out.txt")" ] && pass "a sentence gets a translation" || fail "line 1 empty"
-expect_stderr "in.txt:4: .*cut" "over-long line is cut with a warning naming it"
+grep -q "in.txt:4:" "$WORK/stderr" && fail "a long line of words was cut: $(grep in.txt:4: "$WORK/stderr")" \
+  || pass "a line longer than the source length is split, not cut"
+[ -n "$(sed -n 4p "$WORK/out.txt")" ] && pass "the long line is translated" || fail "line 4 empty"
+expect_stderr "in.txt:7: 1 run\(s\) of text without a space longer than the model's [0-9]+ source tokens; cut" \
+  "only a single over-long run is cut, with a warning naming the line"
 expect_stderr "in.txt:5: invalid UTF-8" "invalid UTF-8 is reported by line"
 expect_stderr "sentences/s" "throughput is reported"
 printf 'Good morning.\nThank you.\n' | "$T" --model "$model" >"$WORK/stdout.txt" 2>/dev/null
 [ "$(wc -l <"$WORK/stdout.txt")" = 2 ] && pass "stdin to stdout" || fail "stdin/stdout"
 [ "$(sed -n 1p "$WORK/stdout.txt")" = "$(sed -n 1p "$WORK/out.txt")" ] \
   && pass "same sentence, same translation, whatever the batch" || fail "batch-dependent output"
+
+# --- real text: sentences translated on their own, streams, windows -----------------------
+# Sentences that start upper-case and end with . ! or ?: joined, each still ends one (UAX #29).
+cut -f1 "$model/test.tsv" | grep -E '^[A-Z][^.!?]*[.!?]$' | head -40 >"$WORK/sentences.en"
+"$T" --model "$model" --input "$WORK/sentences.en" --beam 1 >"$WORK/sentences.es" 2>/dev/null
+# The same sentences as paragraphs of 1 to 6 sentences a line.
+python3 - "$WORK/sentences.en" "$WORK/sentences.es" "$WORK/para.en" "$WORK/para.expected" <<'PY'
+import sys
+en = [l.rstrip("\n") for l in open(sys.argv[1])]
+es = [l.rstrip("\n") for l in open(sys.argv[2])]
+sizes, i, k = [1, 3, 6, 2, 4, 5], 0, 0
+with open(sys.argv[3], "w") as pe, open(sys.argv[4], "w") as px:
+    while i < len(en):
+        n, k = sizes[k % len(sizes)], k + 1
+        pe.write(" ".join(en[i:i + n]) + "\n")
+        px.write(" ".join(t for t in es[i:i + n] if t) + "\n")
+        i += n
+PY
+"$T" --model "$model" --input "$WORK/para.en" --beam 1 >"$WORK/para.es" 2>"$WORK/para.err"
+if cmp -s "$WORK/para.es" "$WORK/para.expected"; then
+  pass "a paragraph line translates as its sentences one per line, joined"
+else
+  fail "paragraph translations differ from the sentences': $(diff "$WORK/para.es" "$WORK/para.expected" | head -4)"
+fi
+expect_exit 0 "--no-split translates each line whole" -- "$T" --model "$model" \
+  --input "$WORK/para.en" --beam 1 --no-split --output "$WORK/para.whole.es"
+[ "$(wc -l <"$WORK/para.whole.es")" = "$(wc -l <"$WORK/para.en")" ] \
+  && pass "--no-split: one line out per line in" || fail "--no-split line count"
+"$T" --model "$model" --input "$WORK/sentences.en" --beam 1 --window 3 >"$WORK/window3.es" 2>/dev/null
+cmp -s "$WORK/window3.es" "$WORK/sentences.es" && pass "--window 3: same output, input order" \
+  || fail "--window 3 changes the output"
+# Interactive: each line is answered before the next is written.
+coproc TR { "$T" --model "$model" --beam 1 2>/dev/null; }
+answered=0
+for i in 1 2 3; do
+  sentence=$(sed -n "${i}p" "$WORK/sentences.en")
+  printf '%s\n' "$sentence" >&"${TR[1]}"
+  if IFS= read -r -t 120 reply <&"${TR[0]}" && [ "$reply" = "$(sed -n "${i}p" "$WORK/sentences.es")" ]; then
+    answered=$((answered + 1))
+  fi
+done
+exec {TR[1]}>&-
+wait "$TR_PID"
+[ "$answered" = 3 ] && pass "a pipe is answered line by line, before the next line is sent" \
+  || fail "interactive: $answered of 3 lines answered in turn"
 
 # --- KV cache, beams, n-best ------------------------------------------------------------------
 cut -f1 "$model/test.tsv" >"$WORK/test.en"

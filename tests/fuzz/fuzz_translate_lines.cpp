@@ -1,6 +1,7 @@
 // libFuzzer target: the translator's line handling. Any bytes are an input file: it is read
-// into lines (data::read_lines) and encoded for a small word model (app/input_lines.h); every
-// line gets exactly one outcome, and no translated source is empty or longer than src_len.
+// into lines (data::read_lines) and encoded for a small word model, sentence by sentence
+// (app/translate/input_lines.h); every line gets exactly one outcome, and no translated source is
+// empty or longer than src_len.
 #include <cstdint>
 #include <memory>
 #include <sstream>
@@ -36,14 +37,19 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string path = fuzz::write_scratch("input.txt", data, size);
   const std::vector<std::string> lines = data::read_lines(path);
   std::ostringstream warnings;
-  const EncodedInput in = encode_input(vocabularies(), lines, path, warnings);
-  if (in.sources.size() != lines.size() || in.skip.size() != lines.size()) std::abort();
-  size_t active = 0;
+  static data::SentenceSplitter splitter("en");
+  const EncodedInput in = encode_input(vocabularies(), lines, path, 1, &splitter, warnings);
+  if (in.lines.size() != lines.size() || in.first.size() != lines.size()) std::abort();
+  size_t next = 0;
   for (size_t i = 0; i < lines.size(); ++i) {
-    if (in.skip[i]) continue;
-    if (active >= in.active.size() || in.active[active++] != i) std::abort();
-    if (in.sources[i].empty() || in.sources[i].size() > 6) std::abort();
+    if (in.first[i] != next) std::abort();
+    const SegmentedText& line = in.lines[i];
+    if (line.gaps.size() != line.sources.size()) std::abort();
+    for (size_t k = 0; k < line.sources.size(); ++k, ++next) {
+      if (line.sources[k].empty() || line.sources[k].size() > 6) std::abort();
+      if (in.sources[next] != line.sources[k]) std::abort();
+    }
   }
-  if (active != in.active.size()) std::abort();
+  if (next != in.sources.size()) std::abort();
   return 0;
 }

@@ -277,7 +277,7 @@ TEST(Config, MissingFileAndInvalidJsonAreErrorsNamingTheFile) {
 const std::map<std::string, std::set<std::string>> kEveryKey = {
     {"data",
      {"corpus", "train_file", "valid_file", "test_file", "valid_fraction", "test_fraction", "seed",
-      "strict", "max_chars"}},
+      "strict", "max_chars", "source_lang", "target_lang"}},
     {"tokenizer",
      {"kind", "vocab_size", "subword_model", "shared", "byte_fallback", "sample_alpha",
       "character_coverage", "verbose", "src_len", "tgt_len"}},
@@ -316,9 +316,23 @@ const std::map<std::string, std::set<std::string>> kEveryKey = {
       "precision"}},
     {"translate",
      {"beam", "length_penalty", "n_best", "max_len_ratio", "max_len_extra", "batch_size",
-      "use_cache", "threads", "device", "precision"}},
+      "use_cache", "split_sentences", "threads", "device", "precision"}},
     {"filter", {"pretrained", "random_init", "noise_fraction", "threshold", "batch_size"}},
     {"distributed", {"backend", "timeout_s"}}};
+
+TEST(Config, LanguageCodesAreCheckedAndMustDiffer) {
+  EXPECT_NO_THROW(config_from_json(json::object(), "test", {"data.source_lang=pt-BR"}));
+  for (const char* bad : {"data.source_lang=English", "data.source_lang=E", "data.target_lang=en",
+                          "data.target_lang=es-"}) {
+    try {
+      config_from_json(json::object(), "test", {bad});
+      ADD_FAILURE() << bad << " accepted";
+    } catch (const ConfigError& e) {
+      EXPECT_NE(std::string(e.what()).find(std::string(bad).substr(0, 16)), std::string::npos)
+          << e.what();
+    }
+  }
+}
 
 TEST(Config, JsonHasExactlyTheDocumentedKeys) {
   const json doc = config_to_json(Config{});
@@ -348,6 +362,8 @@ Config non_default_config() {
   c.data.seed = 9;
   c.data.strict = true;
   c.data.max_chars = 77;
+  c.data.source_lang = "es";
+  c.data.target_lang = "en";
   c.tokenizer.kind = data::TokenizerKind::kWords;
   c.tokenizer.vocab_size = 900;
   c.tokenizer.subword_model = data::SubwordModel::kBpe;
@@ -408,6 +424,7 @@ Config non_default_config() {
   c.translate.max_len_extra = 3;
   c.translate.batch_size = 16;
   c.translate.use_cache = false;
+  c.translate.split_sentences = false;
   c.translate.threads = 2;
   c.translate.device = "cuda";
   c.translate.precision = Precision::kBf16;
@@ -433,6 +450,8 @@ TEST(Config, JsonRoundTripPreservesEveryField) {
   EXPECT_EQ(r.data.seed, c.data.seed);
   EXPECT_EQ(r.data.strict, c.data.strict);
   EXPECT_EQ(r.data.max_chars, c.data.max_chars);
+  EXPECT_EQ(r.data.source_lang, c.data.source_lang);
+  EXPECT_EQ(r.data.target_lang, c.data.target_lang);
   EXPECT_EQ(r.tokenizer.kind, c.tokenizer.kind);
   EXPECT_EQ(r.tokenizer.vocab_size, c.tokenizer.vocab_size);
   EXPECT_EQ(r.tokenizer.subword_model, c.tokenizer.subword_model);
@@ -493,6 +512,7 @@ TEST(Config, JsonRoundTripPreservesEveryField) {
   EXPECT_EQ(r.translate.max_len_extra, c.translate.max_len_extra);
   EXPECT_EQ(r.translate.batch_size, c.translate.batch_size);
   EXPECT_EQ(r.translate.use_cache, c.translate.use_cache);
+  EXPECT_EQ(r.translate.split_sentences, c.translate.split_sentences);
   EXPECT_EQ(r.translate.threads, c.translate.threads);
   EXPECT_EQ(r.translate.device, c.translate.device);
   EXPECT_EQ(r.translate.precision, c.translate.precision);

@@ -9,6 +9,7 @@
 
 #include <csignal>
 #include <filesystem>
+#include <fstream>
 #include <future>
 #include <stdexcept>
 #include <string>
@@ -152,6 +153,55 @@ TEST(WriteFileAtomically, DevicesAreWrittenInPlaceAndAFullOneIsAnError) {
   }
   EXPECT_TRUE(fs::is_character_file(full_device));
   EXPECT_EQ(other_files(dir, "null"), 1) << "only the two devices: no temporary file";
+}
+
+TEST(OutputFile, PiecesBecomeVisibleOnlyAtCommitAndWhole) {
+  TempDir dir;
+  const std::string path = dir.write("out.txt", "old\n");
+  {
+    OutputFile out(path);
+    out.write("one\n");
+    out.write("two\n");
+    EXPECT_EQ(read_whole_file(path, "test file"), "old\n") << "replaced before commit";
+    out.commit();
+  }
+  EXPECT_EQ(read_whole_file(path, "test file"), "one\ntwo\n");
+  EXPECT_EQ(other_files(dir, "out.txt"), 0);
+}
+
+TEST(OutputFile, WithoutCommitTheOldFileStaysAndNoTemporaryIsLeft) {
+  TempDir dir;
+  const std::string path = dir.write("out.txt", "old\n");
+  try {
+    OutputFile out(path);
+    out.write("half");
+    throw std::runtime_error("interrupted");
+  } catch (const std::runtime_error&) {
+  }
+  EXPECT_EQ(read_whole_file(path, "test file"), "old\n");
+  EXPECT_EQ(other_files(dir, "out.txt"), 0);
+}
+
+TEST(OutputFile, AFifoGetsEachPieceAsItIsWritten) {
+  TempDir dir;
+  const std::string fifo = dir.file("pipe");
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  std::promise<std::string> first_line;
+  auto reader = std::async(std::launch::async, [&] {
+    std::ifstream in(fifo);
+    std::string line, rest;
+    std::getline(in, line);
+    first_line.set_value(line);  // read before the writer writes more or commits
+    std::getline(in, rest, '\0');
+    return rest;
+  });
+  OutputFile out(fifo);
+  out.write("first line\n");
+  EXPECT_EQ(first_line.get_future().get(), "first line");
+  out.write("second line\n");
+  out.commit();
+  EXPECT_EQ(reader.get(), "second line\n");
+  EXPECT_TRUE(fs::is_fifo(fifo));
 }
 
 TEST(ReadWholeFile, NamesWhatAndWhereOnFailure) {

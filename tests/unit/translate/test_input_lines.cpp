@@ -1,44 +1,67 @@
 // The translator's input lines: one outcome per line, in order; blank, invalid-UTF-8 and
-// token-less lines are skipped with a warning naming the line, long lines are cut.
+// token-less lines are skipped with a warning naming the line; long lines are split into
+// pieces that fit, sentences translated on their own, and only a single over-long run is cut.
 #include <gtest/gtest.h>
 
 #include <memory>
 #include <sstream>
+#include <string>
+#include <vector>
 
 #include "app/translate/input_lines.h"
-#include "data/words.h"
+#include "tests/unit/test_words_vocab.h"
 
 namespace atento {
 namespace {
 
-data::Vocabularies small_vocabularies() {
-  data::TokenizerOptions options;
-  options.kind = data::TokenizerKind::kWords;
-  options.src_len = 3;
-  auto src = std::make_shared<const data::WordsTokenizer>(
-      std::vector<std::string>{"", "[UNK]", "where", "is", "tom"}, false);
-  auto tgt = std::make_shared<const data::WordsTokenizer>(
-      std::vector<std::string>{"", "[UNK]", "[start]", "[end]", "dónde"}, true);
-  return data::Vocabularies(src, tgt, options);
-}
+using test_util::small_vocabularies;
+
+using Ids = std::vector<std::vector<int64_t>>;
 
 TEST(InputLines, EveryLineHasOneOutcome) {
   const auto vocab = small_vocabularies();
   std::ostringstream warnings;
   const std::vector<std::string> lines = {"Where is Tom?",         "",   "  \t", "\xff\xfe", "?!",
                                           "where is tom is where", "tom"};
-  const EncodedInput in = encode_input(vocab, lines, "in.txt", warnings);
-  EXPECT_EQ(in.skip, (std::vector<bool>{false, true, true, true, true, false, false}));
-  EXPECT_EQ(in.active, (std::vector<size_t>{0, 5, 6}));
-  EXPECT_EQ(in.sources[0], (std::vector<int64_t>{2, 3, 4}));
-  EXPECT_EQ(in.sources[5], (std::vector<int64_t>{2, 3, 4}));
-  EXPECT_EQ(in.sources[6], (std::vector<int64_t>{4}));
+  const EncodedInput in = encode_input(vocab, lines, "in.txt", 1, nullptr, warnings);
+  ASSERT_EQ(in.lines.size(), lines.size());
+  EXPECT_EQ(in.lines[0].sources, (Ids{{2, 3, 4}}));
+  for (size_t i : {1, 2, 3, 4}) EXPECT_TRUE(in.lines[i].sources.empty()) << i;
+  // Longer than src_len 3: split between words into pieces that fit, nothing cut.
+  EXPECT_EQ(in.lines[5].sources, (Ids{{2, 3}, {4, 3, 2}}));
+  EXPECT_EQ(in.lines[5].gaps, (std::vector<std::string>{"", " "}));
+  EXPECT_EQ(in.lines[6].sources, (Ids{{4}}));
+  EXPECT_EQ(in.first, (std::vector<size_t>{0, 1, 1, 1, 1, 1, 3}));
+  EXPECT_EQ(in.sources.size(), 4u);
   const std::string text = warnings.str();
   EXPECT_NE(text.find("in.txt:4: invalid UTF-8"), std::string::npos) << text;
   EXPECT_NE(text.find("in.txt:5: no source token"), std::string::npos) << text;
-  EXPECT_NE(text.find("in.txt:6: longer than the model's 3 source tokens"), std::string::npos)
-      << text;
+  EXPECT_EQ(text.find("in.txt:6:"), std::string::npos) << "split, not cut: " << text;
   EXPECT_EQ(text.find("in.txt:1:"), std::string::npos) << text;
+}
+
+TEST(InputLines, SentencesAreTranslatedOnTheirOwnAndJoinedWithTheirSpacing) {
+  const auto vocab = small_vocabularies();
+  std::ostringstream warnings;
+  data::SentenceSplitter splitter("en");
+  const EncodedInput in =
+      encode_input(vocab, {"Where is Tom?  Tom is.", "tom"}, "in.txt", 10, &splitter, warnings);
+  EXPECT_EQ(in.lines[0].sources, (Ids{{2, 3, 4}, {4, 3}}));
+  EXPECT_EQ(join_translations(in.lines[0], {"¿Dónde está Tom?", "Tom está."}),
+            "¿Dónde está Tom?  Tom está.");
+  EXPECT_EQ(in.first, (std::vector<size_t>{0, 2}));
+  EXPECT_TRUE(warnings.str().empty()) << warnings.str();
+}
+
+TEST(InputLines, ALineOverTheByteLimitIsReportedNotTranslated) {
+  const auto vocab = small_vocabularies();
+  std::ostringstream warnings;
+  std::string huge;
+  while (huge.size() <= kMaxLineBytes) huge += "where is tom ";
+  const EncodedInput in = encode_input(vocab, {huge}, "in.txt", 1, nullptr, warnings);
+  EXPECT_TRUE(in.lines[0].sources.empty());
+  EXPECT_NE(warnings.str().find("in.txt:1: "), std::string::npos);
+  EXPECT_NE(warnings.str().find("a line may hold"), std::string::npos) << warnings.str();
 }
 
 }  // namespace

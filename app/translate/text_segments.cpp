@@ -1,0 +1,62 @@
+#include "app/translate/text_segments.h"
+
+#include <map>
+#include <stdexcept>
+#include <utility>
+
+namespace atento {
+
+SegmentedText segment_text(const data::Vocabularies& vocab, std::string_view text,
+                           data::SentenceSplitter* splitter) {
+  // The ids of every piece that was tried, by its offset in `text`: a piece that fits is
+  // encoded once.
+  std::map<std::pair<size_t, size_t>, std::vector<int64_t>> encoded;
+  auto fits = [&](std::string_view piece) {
+    bool truncated = false;
+    auto ids = vocab.encode_source(std::string(piece), &truncated);
+    const size_t begin = static_cast<size_t>(piece.data() - text.data());
+    encoded[{begin, piece.size()}] = std::move(ids);
+    return !truncated;
+  };
+  const std::vector<data::Segment> pieces = splitter
+                                                ? data::segment_text(*splitter, text, fits)
+                                                : data::split_to_fit(text, {0, text.size()}, fits);
+  SegmentedText out;
+  size_t previous_end = 0;
+  for (const data::Segment& piece : pieces) {
+    auto found = encoded.find({piece.span.begin, piece.span.size()});
+    if (found == encoded.end()) throw std::logic_error("segment_text: a piece was never encoded");
+    if (found->second.empty()) continue;  // no source token: its text joins the gap
+    out.gaps.push_back(out.sources.empty() ? std::string()
+                                           : std::string(text.substr(
+                                                 previous_end, piece.span.begin - previous_end)));
+    out.sources.push_back(std::move(found->second));
+    out.texts.emplace_back(text.substr(piece.span.begin, piece.span.size()));
+    out.cut += piece.too_long ? 1 : 0;
+    previous_end = piece.span.end;
+  }
+  return out;
+}
+
+std::string join_translations(const SegmentedText& segmented,
+                              const std::vector<std::string>& translations) {
+  if (translations.size() != segmented.sources.size()) {
+    throw std::logic_error("join_translations: one translation per piece expected");
+  }
+  std::string text;
+  for (size_t i = 0; i < translations.size(); ++i) {
+    // A piece translated to nothing leaves no doubled spacing behind.
+    if (!text.empty() && !translations[i].empty()) text += segmented.gaps[i];
+    text += translations[i];
+  }
+  return text;
+}
+
+std::string cut_warning(const SegmentedText& segmented, int64_t src_len) {
+  if (segmented.cut == 0) return "";
+  return std::to_string(segmented.cut) +
+         " run(s) of text without a space longer than the model's " + std::to_string(src_len) +
+         " source tokens; cut";
+}
+
+}  // namespace atento

@@ -1,0 +1,45 @@
+#pragma once
+// A text (a line of a file, a request string) as what the model translates: its sentences,
+// each split further where it is longer than the model's source length (data/segmentation.h),
+// encoded; and back: the pieces' translations joined with the text's own spacing. The one place
+// where atento-translate, atento-eval and atento-serve turn real text into model sources, so
+// that the same text gives the same translation through each of them.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "data/segmentation.h"
+#include "data/tokenizer.h"
+
+namespace atento {
+
+/// A text as model sources.
+struct SegmentedText {
+  std::vector<std::vector<int64_t>> sources;  ///< one per piece, in order (never empty)
+  std::vector<std::string> texts;             ///< each piece's text
+  /// gaps[i]: the text's bytes between piece i − 1 and piece i (gaps[0] is empty): the spacing
+  /// the translations are joined with.
+  std::vector<std::string> gaps;
+  /// Pieces cut to the source length: single runs of text longer than it (a long URL, say).
+  int64_t cut = 0;
+};
+
+/// Segments and encodes `text` (valid UTF-8) with `vocab`'s source tokenizer: with a
+/// `splitter`, sentence by sentence; without, as one piece. Either way a piece longer than the
+/// source length is split at clause boundaries, then between words; only a single run longer
+/// than it is cut (counted in `cut`). Pieces without any source token (punctuation alone, for
+/// the words tokenizer) are left out; a text of none has no sources.
+SegmentedText segment_text(const data::Vocabularies& vocab, std::string_view text,
+                           data::SentenceSplitter* splitter);
+
+/// The pieces' translations (one per source of `segmented`) joined with its gaps.
+std::string join_translations(const SegmentedText& segmented,
+                              const std::vector<std::string>& translations);
+
+/// "warning: …" text for a SegmentedText with cut pieces, else "".
+std::string cut_warning(const SegmentedText& segmented, int64_t src_len);
+
+}  // namespace atento

@@ -1,0 +1,149 @@
+#include "data/segmentation.h"
+
+#include <unicode/brkiter.h>
+#include <unicode/locid.h>
+#include <unicode/utext.h>
+
+#include <stdexcept>
+
+#include "data/utf8.h"
+
+namespace atento::data {
+
+struct SentenceSplitter::Impl {
+  std::unique_ptr<icu::BreakIterator> iterator;
+};
+
+SentenceSplitter::SentenceSplitter(const std::string& language) : impl_(std::make_unique<Impl>()) {
+  UErrorCode status = U_ZERO_ERROR;
+  // "@ss=standard": the locale's sentence-break suppressions (abbreviations that end no
+  // sentence), applied by ICU's FilteredBreakIterator.
+  const icu::Locale locale((language + "@ss=standard").c_str());
+  impl_->iterator.reset(icu::BreakIterator::createSentenceInstance(locale, status));
+  if (U_FAILURE(status) || !impl_->iterator) {
+    throw std::runtime_error("no sentence segmentation rules for language '" + language +
+                             "': " + u_errorName(status));
+  }
+}
+
+SentenceSplitter::~SentenceSplitter() = default;
+SentenceSplitter::SentenceSplitter(SentenceSplitter&&) noexcept = default;
+SentenceSplitter& SentenceSplitter::operator=(SentenceSplitter&&) noexcept = default;
+
+namespace {
+
+bool is_space(char c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
+}
+
+// [begin, end) without the ASCII white space at either end; empty when there is nothing else.
+TextSpan trimmed(std::string_view text, size_t begin, size_t end) {
+  while (begin < end && is_space(text[begin])) ++begin;
+  while (end > begin && is_space(text[end - 1])) --end;
+  return {begin, end};
+}
+
+}  // namespace
+
+std::vector<TextSpan> SentenceSplitter::split(std::string_view text) {
+  std::vector<TextSpan> sentences;
+  auto add = [&](size_t begin, size_t end) {
+    TextSpan span = trimmed(text, begin, end);
+    if (span.size() > 0) sentences.push_back(span);
+  };
+  if (!is_valid_utf8(text) || text.size() > static_cast<size_t>(INT32_MAX)) {
+    add(0, text.size());
+    return sentences;
+  }
+  UErrorCode status = U_ZERO_ERROR;
+  UText* utext = utext_openUTF8(nullptr, text.data(), static_cast<int64_t>(text.size()), &status);
+  impl_->iterator->setText(utext, status);
+  if (U_FAILURE(status)) {
+    utext_close(utext);
+    throw std::runtime_error(std::string("sentence segmentation failed: ") + u_errorName(status));
+  }
+  // Boundaries are native indexes of the UText: byte offsets into the UTF-8 text.
+  int32_t start = impl_->iterator->first();
+  for (int32_t end = impl_->iterator->next(); end != icu::BreakIterator::DONE;
+       start = end, end = impl_->iterator->next()) {
+    add(static_cast<size_t>(start), static_cast<size_t>(end));
+  }
+  utext_close(utext);
+  return sentences;
+}
+
+namespace {
+
+// Where a clause may end: after ';', ':' or ',' (then a space), or after a dash standing
+// between spaces (" - ", " – ", " — "). Returns the boundary's position (the end of the left
+// part), or npos.
+size_t clause_end(std::string_view text, size_t i) {
+  const char c = text[i];
+  if ((c == ';' || c == ':' || c == ',') && i + 1 < text.size() && is_space(text[i + 1])) {
+    return i + 1;
+  }
+  if (c == ' ') {
+    for (std::string_view dash : {"- ", "\xE2\x80\x93 ", "\xE2\x80\x94 "}) {  // -, en, em dash
+      if (text.substr(i + 1, dash.size()) == dash) return i + dash.size();
+    }
+  }
+  return std::string_view::npos;
+}
+
+// The boundary inside `span` nearest its middle that leaves text on both sides, of the kind
+// `boundary` finds; npos when there is none.
+template <typename Boundary>
+size_t middle_boundary(std::string_view text, TextSpan span, Boundary boundary) {
+  const size_t middle = span.begin + span.size() / 2;
+  size_t best = std::string_view::npos, best_distance = std::string_view::npos;
+  for (size_t i = span.begin; i < span.end; ++i) {
+    const size_t at = boundary(text, i);
+    if (at == std::string_view::npos || at <= span.begin || at >= span.end) continue;
+    if (trimmed(text, span.begin, at).size() == 0 || trimmed(text, at, span.end).size() == 0) {
+      continue;
+    }
+    const size_t distance = at > middle ? at - middle : middle - at;
+    if (distance < best_distance) best = at, best_distance = distance;
+  }
+  return best;
+}
+
+size_t space_at(std::string_view text, size_t i) {
+  return is_space(text[i]) ? i : std::string_view::npos;
+}
+
+void split_into(std::string_view text, TextSpan span,
+                const std::function<bool(std::string_view)>& fits, std::vector<Segment>& out) {
+  span = trimmed(text, span.begin, span.end);
+  if (span.size() == 0) return;
+  if (fits(text.substr(span.begin, span.size()))) {
+    out.push_back({span, false});
+    return;
+  }
+  size_t at = middle_boundary(text, span, clause_end);
+  if (at == std::string_view::npos) at = middle_boundary(text, span, space_at);
+  if (at == std::string_view::npos) {
+    out.push_back({span, true});
+    return;
+  }
+  split_into(text, {span.begin, at}, fits, out);
+  split_into(text, {at, span.end}, fits, out);
+}
+
+}  // namespace
+
+std::vector<Segment> split_to_fit(std::string_view text, TextSpan span,
+                                  const std::function<bool(std::string_view)>& fits) {
+  std::vector<Segment> out;
+  split_into(text, span, fits, out);
+  return out;
+}
+
+std::vector<Segment> segment_text(SentenceSplitter& splitter, std::string_view text,
+                                  const std::function<bool(std::string_view)>& fits) {
+  std::vector<Segment> out;
+  for (const TextSpan& sentence : splitter.split(text)) split_into(text, sentence, fits, out);
+  return out;
+}
+
+}  // namespace atento::data

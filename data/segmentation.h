@@ -1,0 +1,65 @@
+#pragma once
+// Segmentation of real text into what a model trained on single sentences can translate: a
+// paragraph on one line becomes its sentences, and a sentence longer than the model's source
+// length becomes clauses that fit. Sentences come from ICU's sentence BreakIterator (Unicode UAX
+// #29) with the locale's sentence-break suppressions ("Mr. Smith", "e.g.", "U.S."): a maintained
+// segmenter with data for many languages, where a regular expression of our own would get
+// numbers ("3.5 km"), ellipses, quotes and "?!" wrong in ways nobody keeps up to date.
+
+#include <cstddef>
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace atento::data {
+
+/// Bytes [begin, end) of a text.
+struct TextSpan {
+  size_t begin = 0;
+  size_t end = 0;
+  size_t size() const { return end - begin; }
+};
+
+/// Splits text into sentences for one language. Not thread-safe: one per thread.
+class SentenceSplitter {
+ public:
+  /// `language`: an ICU locale name ("en", "es"); throws std::runtime_error when ICU has no
+  /// sentence rules for it.
+  explicit SentenceSplitter(const std::string& language);
+  ~SentenceSplitter();
+  SentenceSplitter(SentenceSplitter&&) noexcept;
+  SentenceSplitter& operator=(SentenceSplitter&&) noexcept;
+
+  /// The sentences of the UTF-8 `text`, in order, each without the white space around it: the
+  /// bytes between two spans are the original spacing between the sentences. A text of white
+  /// space only has none; a text without final punctuation ends with its last words. Invalid
+  /// UTF-8 is not split (one span over the text).
+  std::vector<TextSpan> split(std::string_view text);
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+/// A piece of a text to translate on its own.
+struct Segment {
+  TextSpan span;
+  /// A single run of text (no clause boundary, no space) that does not fit: the caller cuts it.
+  bool too_long = false;
+};
+
+/// `span` of `text` in pieces that each `fits`: whole when it fits; else split at the clause
+/// boundary (after ';', ':', ',', or around a dash between spaces) nearest its middle, else at
+/// the space nearest its middle, and each half split again until it fits. A run with no such
+/// boundary that does not fit is one piece marked too_long. The pieces cover the span in order,
+/// without the spaces between them: no text is lost.
+std::vector<Segment> split_to_fit(std::string_view text, TextSpan span,
+                                  const std::function<bool(std::string_view)>& fits);
+
+/// Every sentence of `text` (splitter.split), each split_to_fit: the pieces of the whole text.
+std::vector<Segment> segment_text(SentenceSplitter& splitter, std::string_view text,
+                                  const std::function<bool(std::string_view)>& fits);
+
+}  // namespace atento::data

@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# Real text: paragraphs of several sentences on one line, translated with and without sentence
+# segmentation, against the same sentences translated one per line and joined.
+#   scripts/bench_real_text.sh [MODEL_DIR [atento-eval flags...]]   (default runs/base)
+# The set: the test split's unseen-source pairs (English never in the model's train.tsv), in
+# their order, joined 3 to 6 at a time (seeded) into paragraphs, their references joined the
+# same way. Prints BLEU/chrF per row and the sentences translated per paragraph set.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+model=${1:-runs/base}
+shift || true
+eval_flags=("$@")  # e.g. --beam 1
+[ -f "$model/model.pt" ] || { echo "error: $model has no trained model" >&2; exit 2; }
+out=$model/real_text
+mkdir -p "$out"
+python3 - "$model/train.tsv" "$model/test.tsv" "$out" <<'PY'
+import random, sys
+train = {l.split("\t")[0] for l in open(sys.argv[1], encoding="utf-8")}
+seen, pairs = set(), []
+for line in open(sys.argv[2], encoding="utf-8"):
+    en, es = line.rstrip("\n").split("\t")[:2]
+    if en in train or en in seen:
+        continue
+    seen.add(en)
+    pairs.append((en, es))
+rng, i = random.Random(1337), 0
+with open(sys.argv[3] + "/sentences.tsv", "w", encoding="utf-8") as s, \
+     open(sys.argv[3] + "/paragraphs.tsv", "w", encoding="utf-8") as p, \
+     open(sys.argv[3] + "/sizes.txt", "w") as z:
+    for en, es in pairs:
+        s.write(en + "\t" + es + "\n")
+    while i < len(pairs):
+        n = rng.randint(3, 6)
+        group = pairs[i:i + n]
+        p.write(" ".join(e for e, _ in group) + "\t" + " ".join(t for _, t in group) + "\n")
+        z.write("%d\n" % len(group))
+        i += n
+PY
+eval_json() {  # eval_json NAME PAIRS FLAGS...
+  local name=$1 pairs=$2; shift 2
+  build/atento-eval --model "$model" --pairs "$pairs" --json "${eval_flags[@]}" "$@" \
+    >"$out/$name.json" 2>"$out/$name.err"
+}
+eval_json sentences "$out/sentences.tsv" --hyps "$out/sentences.es"
+# The sentences' own translations, joined as their paragraphs are.
+python3 - "$out/sentences.es" "$out/sizes.txt" "$out/joined.es" <<'PY'
+import sys
+hyps = [l.rstrip("\n") for l in open(sys.argv[1], encoding="utf-8")]
+i, out = 0, open(sys.argv[3], "w", encoding="utf-8")
+for n in map(int, open(sys.argv[2])):
+    out.write(" ".join(h for h in hyps[i:i + n] if h) + "\n")
+    i += n
+PY
+eval_json joined "$out/paragraphs.tsv" --translations "$out/joined.es"
+eval_json paragraphs "$out/paragraphs.tsv" --hyps "$out/paragraphs.es"
+eval_json paragraphs_whole "$out/paragraphs.tsv" --no-split
+cut -f1 "$out/paragraphs.tsv" >"$out/paragraphs.en"
+build/atento-translate --model "$model" --input "$out/paragraphs.en" --output /dev/null \
+  "${eval_flags[@]}" 2>"$out/translate.err" || true
+python3 - "$out" <<'PY'
+import json, re, sys
+d = sys.argv[1]
+rows = [("sentences, one per line", "sentences"),
+        ("the same, joined per paragraph", "joined"),
+        ("paragraphs, sentence by sentence", "paragraphs"),
+        ("paragraphs, each line whole (--no-split)", "paragraphs_whole")]
+print("%-42s %7s %7s %7s" % ("set", "lines", "BLEU", "chrF"))
+for label, name in rows:
+    r = json.load(open("%s/%s.json" % (d, name)))
+    print("%-42s %7d %7.2f %7.2f" % (label, r["sources"], r["bleu"], r["chrf"]))
+sentences = sum(int(n) for n in open(d + "/sizes.txt"))
+m = re.search(r"translated (\d+) sentences", open(d + "/translate.err").read())
+print("source sentences in the paragraphs: %d; pieces translated: %s" % (sentences, m.group(1) if m else "?"))
+j, p = (json.load(open("%s/%s.json" % (d, n)))["bleu"] for n in ("joined", "paragraphs"))
+print("paragraphs - joined sentences: %+.2f BLEU" % (p - j))
+PY

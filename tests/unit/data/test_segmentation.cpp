@@ -1,0 +1,165 @@
+// Segmentation: sentences (ICU: abbreviations, numbers, ellipses, quotes, "?!", no final
+// punctuation, spacing kept between the spans), then pieces that fit, losing no text.
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <functional>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "data/segmentation.h"
+
+namespace atento::data {
+namespace {
+
+std::vector<std::string> sentences(const std::string& text, const std::string& language = "en") {
+  SentenceSplitter splitter(language);
+  std::vector<std::string> out;
+  for (const TextSpan& span : splitter.split(text))
+    out.push_back(text.substr(span.begin, span.size()));
+  return out;
+}
+
+using Sentences = std::vector<std::string>;
+
+TEST(SentenceSplitter, SplitsAParagraphIntoItsSentences) {
+  EXPECT_EQ(sentences("I like tea. She likes coffee! Do you?"),
+            (Sentences{"I like tea.", "She likes coffee!", "Do you?"}));
+}
+
+TEST(SentenceSplitter, AbbreviationsEndNoSentence) {
+  EXPECT_EQ(sentences("Mr. Smith went to Washington. He stayed."),
+            (Sentences{"Mr. Smith went to Washington.", "He stayed."}));
+  EXPECT_EQ(sentences("We walked, e.g. to the station. It rained."),
+            (Sentences{"We walked, e.g. to the station.", "It rained."}));
+  EXPECT_EQ(sentences("The U.S. economy grew. Prices rose."),
+            (Sentences{"The U.S. economy grew.", "Prices rose."}));
+}
+
+TEST(SentenceSplitter, NumbersEllipsesQuotesAndMixedMarksComeOutRight) {
+  EXPECT_EQ(sentences("It is 3.5 km away. We walked."),
+            (Sentences{"It is 3.5 km away.", "We walked."}));
+  EXPECT_EQ(sentences("Wait... what happened? I don't know!"),
+            (Sentences{"Wait... what happened?", "I don't know!"}));
+  EXPECT_EQ(sentences("He said \"Stop.\" Then he left."),
+            (Sentences{"He said \"Stop.\"", "Then he left."}));
+  EXPECT_EQ(sentences("Really?! Yes."), (Sentences{"Really?!", "Yes."}));
+}
+
+TEST(SentenceSplitter, ALineWithoutFinalPunctuationIsOneSentence) {
+  EXPECT_EQ(sentences("no final punctuation here"), (Sentences{"no final punctuation here"}));
+  EXPECT_EQ(sentences("First one. then a fragment"), (Sentences{"First one. then a fragment"}));
+  EXPECT_EQ(sentences("First one. Then a fragment"), (Sentences{"First one.", "Then a fragment"}));
+}
+
+TEST(SentenceSplitter, SpansLeaveTheOriginalSpacingBetweenThem) {
+  const std::string text = "  One.   Two.\tThree.  ";
+  SentenceSplitter splitter("en");
+  auto spans = splitter.split(text);
+  ASSERT_EQ(spans.size(), 3u);
+  EXPECT_EQ(spans[0].begin, 2u);
+  EXPECT_EQ(text.substr(spans[0].end, spans[1].begin - spans[0].end), "   ");
+  EXPECT_EQ(text.substr(spans[1].end, spans[2].begin - spans[1].end), "\t");
+  EXPECT_EQ(spans[2].end, text.size() - 2);
+}
+
+TEST(SentenceSplitter, WhiteSpaceHasNoSentenceAndInvalidUtf8IsNotSplit) {
+  SentenceSplitter splitter("en");
+  EXPECT_TRUE(splitter.split("").empty());
+  EXPECT_TRUE(splitter.split(" \t ").empty());
+  const std::string broken = "One. \xff Two.";
+  auto spans = splitter.split(broken);
+  ASSERT_EQ(spans.size(), 1u);
+  EXPECT_EQ(spans[0].size(), broken.size());
+}
+
+TEST(SentenceSplitter, OffsetsAreBytesOfUtf8Text) {
+  EXPECT_EQ(sentences("¿Dónde está? Aquí, señor. ¡Qué bien!", "es"),
+            (Sentences{"¿Dónde está?", "Aquí, señor.", "¡Qué bien!"}));
+}
+
+TEST(SentenceSplitter, ReusedForManyTexts) {
+  SentenceSplitter splitter("en");
+  for (int i = 0; i < 3; ++i) {
+    std::string text = "A" + std::string(i, 'a') + ". B.";
+    EXPECT_EQ(splitter.split(text).size(), 2u);
+  }
+}
+
+// --- pieces that fit the model's source length ----------------------------------------------
+
+// Fits when it has at most `words` words (a stand-in for the tokenizer's count).
+std::function<bool(std::string_view)> at_most_words(size_t words) {
+  return [words](std::string_view text) {
+    size_t count = 0;
+    bool in_word = false;
+    for (char c : text) {
+      const bool space = c == ' ' || c == '\t';
+      if (!space && !in_word) ++count;
+      in_word = !space;
+    }
+    return count <= words;
+  };
+}
+
+std::vector<std::string> pieces(const std::string& text, size_t words) {
+  std::vector<std::string> out;
+  for (const Segment& s : split_to_fit(text, {0, text.size()}, at_most_words(words))) {
+    out.push_back(text.substr(s.span.begin, s.span.size()) + (s.too_long ? "[cut]" : ""));
+  }
+  return out;
+}
+
+TEST(SplitToFit, ASentenceThatFitsStaysWhole) {
+  EXPECT_EQ(pieces("one two three", 3), (Sentences{"one two three"}));
+}
+
+TEST(SplitToFit, ALongSentenceSplitsAtClauseBoundariesFirst) {
+  EXPECT_EQ(pieces("one two, three four five; six seven", 4),
+            (Sentences{"one two,", "three four five;", "six seven"}));
+  EXPECT_EQ(pieces("we came \xE2\x80\x94 we saw it all", 4),
+            (Sentences{"we came \xE2\x80\x94", "we saw it all"}));
+  EXPECT_EQ(pieces("ratio: one to two", 3), (Sentences{"ratio:", "one to two"}));
+}
+
+TEST(SplitToFit, WithoutClausesItSplitsBetweenWordsAndCutsOnlyASingleRun) {
+  EXPECT_EQ(pieces("a b c d e f", 2), (Sentences{"a", "b c", "d", "e f"}));
+  EXPECT_EQ(pieces("see https://example.org/a/very/long/path", 1),
+            (Sentences{"see", "https://example.org/a/very/long/path"}));
+  auto cut = split_to_fit("xxxxxxxx", {0, 8}, [](std::string_view t) { return t.size() < 4; });
+  ASSERT_EQ(cut.size(), 1u);
+  EXPECT_TRUE(cut[0].too_long);
+}
+
+// Property: over random texts and limits, the pieces keep every word, in order, and each fits
+// unless it is a single run.
+TEST(SplitToFit, NoTextIsLostWhateverTheLengthOrLimit) {
+  std::mt19937 random(7);
+  const std::vector<std::string> words = {
+      "a", "bb", "ccc,", "dd;", "e:", "-", "\xE2\x80\x94", "ffff", "ggggggggggggggggg", "h."};
+  SentenceSplitter splitter("en");
+  for (int trial = 0; trial < 300; ++trial) {
+    std::string text;
+    const int n = static_cast<int>(random() % 200);
+    for (int i = 0; i < n; ++i)
+      text += words[random() % words.size()] + (random() % 7 ? " " : "  ");
+    const size_t limit = 1 + random() % 12;
+    const auto fits = at_most_words(limit);
+    std::string joined, expected;
+    for (const Segment& s : segment_text(splitter, text, fits)) {
+      const std::string piece = text.substr(s.span.begin, s.span.size());
+      EXPECT_TRUE(fits(piece) || (s.too_long && piece.find(' ') == std::string::npos)) << piece;
+      joined += piece;
+    }
+    for (char c : text) {
+      if (c != ' ') expected += c;
+    }
+    joined.erase(std::remove(joined.begin(), joined.end(), ' '), joined.end());
+    EXPECT_EQ(joined, expected) << "limit " << limit << ": " << text;
+  }
+}
+
+}  // namespace
+}  // namespace atento::data
