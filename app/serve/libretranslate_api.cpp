@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <map>
 #include <nlohmann/json.hpp>
 
 #include "data/utf8.h"
@@ -120,12 +121,15 @@ int64_t int_field(const json& fields, const std::string& name, int64_t lo, int64
   return n;
 }
 
-void check_languages(const TranslateRequest& request, const std::string& format) {
-  if (request.source != kSourceLanguage && request.source != "auto") {
-    invalid(request.source + " is not supported as a source language (only en or auto)");
+void check_languages(const TranslateRequest& request, const LanguagePair& languages,
+                     const std::string& format) {
+  if (request.source != languages.source && request.source != "auto") {
+    invalid(request.source + " is not supported as a source language (only " + languages.source +
+            " or auto)");
   }
-  if (request.target != kTargetLanguage) {
-    invalid(request.target + " is not supported as a target language (only es)");
+  if (request.target != languages.target) {
+    invalid(request.target + " is not supported as a target language (only " + languages.target +
+            ")");
   }
   if (format != "text") invalid("format " + format + " is not supported (only text)");
 }
@@ -187,7 +191,8 @@ TranslateRequest parse_translate_request(const std::string& body, const std::str
   request.q = parse_q(fields, limits, &request.q_is_array);
   request.source = string_field(fields, "source", "");
   request.target = string_field(fields, "target", "");
-  check_languages(request, string_field(fields, "format", "text"));
+  check_languages(request, limits.languages, string_field(fields, "format", "text"));
+  if (request.source == "auto") request.detected = limits.languages.source;
   int64_t beam = int_field(fields, "beam", 1, limits.max_beam);
   int64_t alternatives = int_field(fields, "alternatives", 0, limits.max_beam - 1);
   request.alternatives = std::max<int64_t>(0, alternatives);
@@ -227,7 +232,7 @@ std::string translate_response(const TranslateRequest& request,
     }
     texts.push_back(ranks[0]);
     alternatives.push_back(std::vector<std::string>(ranks.begin() + 1, ranks.end()));
-    detected.push_back({{"confidence", 100.0}, {"language", kSourceLanguage}});
+    detected.push_back({{"confidence", 100.0}, {"language", request.detected}});
   }
   json response;
   response["translatedText"] = request.q_is_array ? texts : texts[0];
@@ -241,10 +246,28 @@ std::string translate_response(const TranslateRequest& request,
   return response.dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
-std::string languages_response() {
-  return json::array(
-             {{{"code", kSourceLanguage}, {"name", "English"}, {"targets", {kTargetLanguage}}},
-              {{"code", kTargetLanguage}, {"name", "Spanish"}, {"targets", json::array()}}})
+namespace {
+
+// The English name of a language code, as LibreTranslate lists it; the code itself for one
+// not known here.
+std::string language_name(const std::string& code) {
+  static const std::map<std::string, std::string> names = {
+      {"ar", "Arabic"},  {"ca", "Catalan"},    {"de", "German"},  {"en", "English"},
+      {"es", "Spanish"}, {"fr", "French"},     {"it", "Italian"}, {"ja", "Japanese"},
+      {"nl", "Dutch"},   {"pt", "Portuguese"}, {"ru", "Russian"}, {"zh", "Chinese"}};
+  auto found = names.find(code.substr(0, code.find('-')));
+  return found == names.end() ? code : found->second;
+}
+
+}  // namespace
+
+std::string languages_response(const LanguagePair& languages) {
+  return json::array({{{"code", languages.source},
+                       {"name", language_name(languages.source)},
+                       {"targets", {languages.target}}},
+                      {{"code", languages.target},
+                       {"name", language_name(languages.target)},
+                       {"targets", json::array()}}})
       .dump();
 }
 

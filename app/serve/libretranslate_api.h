@@ -20,6 +20,12 @@ class ApiError : public std::runtime_error {
   int status;
 };
 
+/// The language codes a model translates between (its data.source_lang, data.target_lang).
+struct LanguagePair {
+  std::string source = "en";
+  std::string target = "es";
+};
+
 /// What one POST /translate may ask for.
 struct ApiLimits {
   /// Most characters (Unicode code points) over all strings of `q`.
@@ -30,21 +36,20 @@ struct ApiLimits {
   int64_t max_beam = 8;
   /// Beam used when the request names none.
   int64_t default_beam = 1;
+  /// The only pair a request may ask for (source may also be "auto").
+  LanguagePair languages;
 };
 
 /// A validated POST /translate.
 struct TranslateRequest {
   std::vector<std::string> q;  ///< valid UTF-8, at least one; an empty string stays empty
   bool q_is_array = false;     ///< answer with arrays (q was a JSON array)
-  std::string source;          ///< "en" or "auto"
-  std::string target;          ///< "es"
+  std::string source;          ///< the model's source language, or "auto"
+  std::string target;          ///< the model's target language
+  std::string detected;        ///< with source "auto": the language taken for it
   int64_t beam = 1;            ///< extra field: beam width (1 = greedy)
   int64_t alternatives = 0;    ///< LibreTranslate's field: extra translations per string
 };
-
-/// Language codes this server translates between, for GET /languages.
-inline constexpr const char* kSourceLanguage = "en";
-inline constexpr const char* kTargetLanguage = "es";
 
 /// Parses and validates a POST /translate body. `content_type` selects JSON
 /// (application/json, or none) or a form (application/x-www-form-urlencoded); fields other
@@ -64,8 +69,9 @@ std::string translate_response(const TranslateRequest& request,
                                const std::vector<TranslationResult>& results,
                                const std::vector<std::string>& warnings = {});
 
-/// GET /languages: [{"code":"en","name":"English","targets":["es"]}, …].
-std::string languages_response();
+/// GET /languages: [{"code":"en","name":"English","targets":["es"]}, {"code":"es", …}] for
+/// the model's pair.
+std::string languages_response(const LanguagePair& languages);
 
 /// {"error": message}.
 std::string error_response(const std::string& message);

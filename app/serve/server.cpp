@@ -196,8 +196,8 @@ void configure(httplib::Server& server, const ServeArgs& args, RequestBatcher& b
   server.Get("/health", [](const httplib::Request&, httplib::Response& res) {
     res.set_content(R"({"status":"ok"})", kJson);
   });
-  server.Get("/languages", [](const httplib::Request&, httplib::Response& res) {
-    res.set_content(languages_response(), kJson);
+  server.Get("/languages", [&limits](const httplib::Request&, httplib::Response& res) {
+    res.set_content(languages_response(limits.languages), kJson);
   });
   server.Post("/translate",
               [&batcher, &limits, &trained](const httplib::Request& req, httplib::Response& res) {
@@ -231,7 +231,11 @@ int run_server(const ServeArgs& args) {
   pthread_sigmask(SIG_BLOCK, &signals, nullptr);
 
   auto trained = load_trained_model(args.model_dir, serve_overrides(args));
-  ApiLimits limits{args.max_chars, args.max_strings, args.max_beam, trained.config.translate.beam};
+  ApiLimits limits{args.max_chars,
+                   args.max_strings,
+                   args.max_beam,
+                   trained.config.translate.beam,
+                   {trained.config.data.source_lang, trained.config.data.target_lang}};
   BatcherOptions batching;
   batching.max_batch = args.max_batch;
   batching.max_wait = std::chrono::microseconds(static_cast<int64_t>(args.batch_wait_ms * 1000));

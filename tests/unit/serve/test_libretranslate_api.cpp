@@ -179,13 +179,33 @@ TEST(ServeApiTest, AnswersArraysWithAlternativesAndDetectedLanguage) {
 }
 
 TEST(ServeApiTest, LanguagesListEnglishToSpanish) {
-  auto body = json::parse(languages_response());
+  auto body = json::parse(languages_response(LanguagePair{}));
   ASSERT_TRUE(body.is_array());
   ASSERT_EQ(body.size(), 2u);
   EXPECT_EQ(body[0]["code"], "en");
   EXPECT_EQ(body[0]["name"], "English");
   EXPECT_EQ(body[0]["targets"], json::parse(R"(["es"])"));
   EXPECT_EQ(body[1]["code"], "es");
+}
+
+TEST(ServeApiTest, LanguagesComeFromTheModel) {
+  ApiLimits limits;
+  limits.languages = {"es", "en"};
+  auto body = json::parse(languages_response(limits.languages));
+  EXPECT_EQ(body[0]["code"], "es");
+  EXPECT_EQ(body[0]["name"], "Spanish");
+  EXPECT_EQ(body[0]["targets"], json::parse(R"(["en"])"));
+  auto request = parse_translate_request(R"({"q":"Hola.","source":"auto","target":"en"})",
+                                         "application/json", limits);
+  EXPECT_EQ(request.detected, "es");
+  try {
+    parse_translate_request(R"({"q":"Hello.","source":"en","target":"es"})", "application/json",
+                            limits);
+    FAIL() << "en->es accepted by an es->en model";
+  } catch (const ApiError& e) {
+    EXPECT_EQ(e.status, 400);
+    EXPECT_NE(std::string(e.what()).find("only es or auto"), std::string::npos) << e.what();
+  }
 }
 
 TEST(ServeApiTest, ErrorBodiesAreJsonEvenForInvalidUtf8) {
