@@ -2,6 +2,7 @@
 # Real text: paragraphs of several sentences on one line, translated with and without sentence
 # segmentation, against the same sentences translated one per line and joined.
 #   scripts/bench_real_text.sh [MODEL_DIR [atento-eval flags...]]   (default runs/base)
+#   SENTENCES=N: only the first N unseen-source sentences (default: all of them)
 # The set: the test split's unseen-source pairs (English never in the model's train.tsv), in
 # their order, joined 3 to 6 at a time (seeded) into paragraphs, their references joined the
 # same way. Prints BLEU/chrF per row and the sentences translated per paragraph set.
@@ -13,7 +14,7 @@ eval_flags=("$@")  # e.g. --beam 1
 [ -f "$model/model.pt" ] || { echo "error: $model has no trained model" >&2; exit 2; }
 out=$model/real_text
 mkdir -p "$out"
-python3 - "$model/train.tsv" "$model/test.tsv" "$out" <<'PY'
+python3 - "$model/train.tsv" "$model/test.tsv" "$out" "${SENTENCES:-0}" <<'PY'
 import random, sys
 train = {l.split("\t")[0] for l in open(sys.argv[1], encoding="utf-8")}
 seen, pairs = set(), []
@@ -23,6 +24,8 @@ for line in open(sys.argv[2], encoding="utf-8"):
         continue
     seen.add(en)
     pairs.append((en, es))
+if int(sys.argv[4]) > 0:
+    pairs = pairs[:int(sys.argv[4])]
 rng, i = random.Random(1337), 0
 with open(sys.argv[3] + "/sentences.tsv", "w", encoding="utf-8") as s, \
      open(sys.argv[3] + "/paragraphs.tsv", "w", encoding="utf-8") as p, \
