@@ -7,9 +7,7 @@ source "$(dirname "$0")/lib_e2e.sh"
 cd "$(dirname "$0")/../.."
 T="$BUILD/atento-train"
 DIFF="$BUILD/atento_weights_diff"
-if grep -q "^Gloo_DIR:PATH=.*NOTFOUND" "$BUILD/CMakeCache.txt"; then
-  echo "skipped: $BUILD was built without Gloo (apt-get install libgloo-dev)"; exit 77
-fi
+require_gloo
 free_port() {
   python3 -c "import socket; s=socket.socket(); s.bind(('127.0.0.1',0)); print(s.getsockname()[1])"
 }
@@ -88,14 +86,6 @@ start_ranks() {
     sleep 0.1
   done
   return 1
-}
-# wait_exit PID SECONDS: the exit code, or 124 if still running after SECONDS (then killed).
-wait_exit() {
-  for _ in $(seq $(($2 * 10))); do
-    kill -0 "$1" 2>/dev/null || { wait "$1"; return $?; }
-    sleep 0.1
-  done
-  kill -9 "$1" 2>/dev/null; wait "$1" 2>/dev/null; return 124
 }
 
 start_ranks "$WORK/killed" || fail "the 2-rank run never logged a step"

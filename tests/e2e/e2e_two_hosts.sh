@@ -9,9 +9,7 @@ source "$(dirname "$0")/lib_e2e.sh"
 cd "$(dirname "$0")/../.."
 T="$BUILD/atento-train"
 DIFF="$BUILD/atento_weights_diff"
-if grep -q "^Gloo_DIR:PATH=.*NOTFOUND" "$BUILD/CMakeCache.txt"; then
-  echo "skipped: $BUILD was built without Gloo (apt-get install libgloo-dev)"; exit 77
-fi
+require_gloo
 if [ "$(id -u)" != 0 ]; then echo "skipped: creating network namespaces needs root"; exit 77; fi
 host0=atento_h0_$$ host1=atento_h1_$$ veth0=atv0_$$ veth1=atv1_$$
 addr0=10.211.7.1 addr1=10.211.7.2
@@ -77,14 +75,6 @@ for _ in $(seq 1 600); do
 done
 ip -n "$host1" link set "$veth1" down
 cut_at=$(date +%s)
-# wait_exit PID SECONDS: the exit code, or 124 if still running after SECONDS (then killed).
-wait_exit() {
-  for _ in $(seq 1 $(($2 * 10))); do
-    kill -0 "$1" 2>/dev/null || { wait "$1"; return $?; }
-    sleep 0.1
-  done
-  kill -9 "$1" 2>/dev/null; wait "$1" 2>/dev/null; return 124
-}
 limit=$((timeout_s * 2 + 15))
 wait_exit "$r0" "$limit"; code0=$?
 wait_exit "$r1" "$limit"; code1=$?

@@ -72,6 +72,22 @@ check_output_kinds() {
     || fail "$what: the full device node was replaced"
 }
 
+# require_gloo: skips the test (exit 77) when $BUILD was built without Gloo.
+require_gloo() {
+  if grep -q "^Gloo_DIR:PATH=.*NOTFOUND" "$BUILD/CMakeCache.txt"; then
+    echo "skipped: $BUILD was built without Gloo (apt-get install libgloo-dev)"; exit 77
+  fi
+}
+
+# wait_exit PID SECONDS: the exit code, or 124 if still running after SECONDS (then killed).
+wait_exit() {
+  for _ in $(seq $(($2 * 10))); do
+    kill -0 "$1" 2>/dev/null || { wait "$1"; return $?; }
+    sleep 0.1
+  done
+  kill -9 "$1" 2>/dev/null; wait "$1" 2>/dev/null; return 124
+}
+
 finish() {
   echo "$((checks - failures)) passed, $failures failed"
   [ "$failures" -eq 0 ]
