@@ -136,10 +136,7 @@ void handle_translate(const httplib::Request& req, httplib::Response& res, Reque
     for (auto& f : futures) pieces.push_back(f.get());
     std::vector<std::string> warnings;
     if (segmented.cut > 0) {
-      warnings.push_back(std::to_string(segmented.cut) +
-                         " run(s) of text without a space longer than the model's " +
-                         std::to_string(trained.config.tokenizer.src_len) +
-                         " source tokens were cut");
+      warnings.push_back(cut_warning(segmented.cut, trained.config.tokenizer.src_len));
     }
     res.set_content(translate_response(request, join_pieces(segmented, pieces), warnings), kJson);
   } catch (const ApiError& e) {

@@ -28,7 +28,7 @@ EncodedInput encode_input(const data::Vocabularies& vocab, const std::vector<std
       warnings << "warning: " << where << "no source token; its output line is left empty\n";
       continue;
     }
-    const std::string cut = cut_warning(in.lines[i], vocab.options().src_len);
+    const std::string cut = cut_warning(in.lines[i].cut, vocab.options().src_len);
     if (!cut.empty()) warnings << "warning: " << where << cut << "\n";
     for (auto& ids : in.lines[i].sources) in.sources.push_back(ids);
   }

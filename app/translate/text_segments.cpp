@@ -52,9 +52,9 @@ std::string join_translations(const SegmentedText& segmented,
   return text;
 }
 
-std::string cut_warning(const SegmentedText& segmented, int64_t src_len) {
-  if (segmented.cut == 0) return "";
-  return std::to_string(segmented.cut) +
+std::string cut_warning(int64_t cut, int64_t src_len) {
+  if (cut == 0) return "";
+  return std::to_string(cut) +
          " run(s) of text without a space longer than the model's " + std::to_string(src_len) +
          " source tokens; cut";
 }

@@ -39,7 +39,8 @@ SegmentedText segment_text(const data::Vocabularies& vocab, std::string_view tex
 std::string join_translations(const SegmentedText& segmented,
                               const std::vector<std::string>& translations);
 
-/// "warning: …" text for a SegmentedText with cut pieces, else "".
-std::string cut_warning(const SegmentedText& segmented, int64_t src_len);
+/// The message for `cut` runs of text cut to a source length of `src_len` tokens ("" for none),
+/// as atento-translate's warning and atento-serve's "warnings" field say it.
+std::string cut_warning(int64_t cut, int64_t src_len);
 
 }  // namespace atento
