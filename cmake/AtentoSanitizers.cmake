@@ -144,7 +144,7 @@ foreach(target ${asan_torch_targets})
 endforeach()
 target_include_directories(atento_asan_torch PUBLIC ${PROJECT_SOURCE_DIR})
 target_link_options(atento_asan_torch PUBLIC -fsanitize=address,undefined)
-target_link_libraries(atento_asan_torch PUBLIC ${TORCH_LIBRARIES} ICU::uc ICU::i18n CLI11::CLI11
+target_link_libraries(atento_asan_torch PUBLIC ${TORCH_LIBRARIES} ICU::uc ICU::i18n OpenSSL::Crypto CLI11::CLI11
                       nlohmann_json::nlohmann_json Threads::Threads ${CMAKE_DL_LIBS})
 if(ATENTO_SERVER)
   target_link_libraries(atento_asan_torch PUBLIC ${HTTPLIB_LINK_LIBRARIES})
