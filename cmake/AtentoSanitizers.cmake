@@ -156,7 +156,7 @@ target_link_options(atento_asan_torch PUBLIC -fsanitize=address,undefined)
 target_link_libraries(atento_asan_torch PUBLIC ${TORCH_LIBRARIES} ICU::uc ICU::i18n CLI11::CLI11
                       nlohmann_json::nlohmann_json Threads::Threads ${CMAKE_DL_LIBS})
 if(ATENTO_SERVER)
-  target_link_libraries(atento_asan_torch PUBLIC ${HTTPLIB_LINK_LIBRARIES})
+  target_link_libraries(atento_asan_torch PUBLIC ${HTTPLIB_LINK_LIBRARIES} ${CLD2_LIBRARY})
 endif()
 add_dependencies(atento_asan_torch atento_spm)
 target_link_libraries(atento_tests_asan_torch PRIVATE atento_asan_torch GTest::gtest
