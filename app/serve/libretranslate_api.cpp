@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdio>
 #include <map>
 #include <nlohmann/json.hpp>
 
@@ -54,6 +55,17 @@ json parse_body(const std::string& body, const std::string& content_type) {
   } catch (const json::exception& e) {  // parse_error, and out_of_range for 1e400
     invalid(std::string("body is not valid JSON (") + e.what() + ")");
   }
+}
+
+// The English name of a language code, as LibreTranslate lists it; the code itself for one
+// not known here.
+std::string language_name(const std::string& code) {
+  static const std::map<std::string, std::string> names = {
+      {"ar", "Arabic"},  {"ca", "Catalan"},    {"de", "German"},  {"en", "English"},
+      {"es", "Spanish"}, {"fr", "French"},     {"it", "Italian"}, {"ja", "Japanese"},
+      {"nl", "Dutch"},   {"pt", "Portuguese"}, {"ru", "Russian"}, {"zh", "Chinese"}};
+  auto found = names.find(code.substr(0, code.find('-')));
+  return found == names.end() ? code : found->second;
 }
 
 size_t utf8_chars(const std::string& text) {
@@ -134,6 +146,40 @@ void check_languages(const TranslateRequest& request, const LanguagePair& langua
   if (format != "text") invalid("format " + format + " is not supported (only text)");
 }
 
+/// Texts shorter than this many characters are identified together with the request's other
+/// strings (as LibreTranslate does): a few words say little about their language.
+constexpr size_t kShortText = 40;
+
+/// The language a string of a `source: "auto"` request is taken to be in. Refuses (400) a
+/// string that the identifier reliably finds in another language than the model's source.
+LanguageGuess source_language(const std::string& text, const std::string& all_text,
+                              const LanguagePair& languages) {
+  const LanguageIdentification found =
+      identify_language(utf8_chars(text) > kShortText ? text : all_text);
+  if (found.reliable && found.candidates[0].language != languages.source) {
+    const LanguageGuess& other = found.candidates[0];
+    char confidence[16];
+    std::snprintf(confidence, sizeof confidence, "%.0f", other.confidence);
+    throw ApiError(400, other.language + " is not supported: the text was detected as " +
+                            language_name(other.language) + " (" + other.language + ", " +
+                            confidence + "% confidence) and this model translates " +
+                            languages.source + " to " + languages.target);
+  }
+  for (const auto& guess : found.candidates) {
+    if (guess.language == languages.source) return guess;
+  }
+  return {languages.source, 0.0};
+}
+
+std::vector<LanguageGuess> detect_sources(const std::vector<std::string>& q,
+                                          const LanguagePair& languages) {
+  std::string all_text;
+  for (const auto& text : q) all_text += text + "\n";
+  std::vector<LanguageGuess> detected;
+  for (const auto& text : q) detected.push_back(source_language(text, all_text, languages));
+  return detected;
+}
+
 /// Lines of one string (LF or CRLF): each is translated on its own, as atento-translate does.
 std::vector<std::string> split_lines(const std::string& text) {
   std::vector<std::string> lines;
@@ -192,7 +238,7 @@ TranslateRequest parse_translate_request(const std::string& body, const std::str
   request.source = string_field(fields, "source", "");
   request.target = string_field(fields, "target", "");
   check_languages(request, limits.languages, string_field(fields, "format", "text"));
-  if (request.source == "auto") request.detected = limits.languages.source;
+  if (request.source == "auto") request.detected = detect_sources(request.q, limits.languages);
   int64_t beam = int_field(fields, "beam", 1, limits.max_beam);
   int64_t alternatives = int_field(fields, "alternatives", 0, limits.max_beam - 1);
   request.alternatives = std::max<int64_t>(0, alternatives);
@@ -219,7 +265,8 @@ std::string translate_response(const TranslateRequest& request,
                                const std::vector<std::string>& warnings) {
   json texts = json::array(), alternatives = json::array(), detected = json::array();
   size_t next = 0;
-  for (const auto& text : request.q) {
+  for (size_t i = 0; i < request.q.size(); ++i) {
+    const std::string& text = request.q[i];
     // One string's ranks: rank r of every line, joined by newlines.
     std::vector<std::string> ranks(request.alternatives + 1);
     size_t lines = split_lines(text).size();
@@ -232,7 +279,10 @@ std::string translate_response(const TranslateRequest& request,
     }
     texts.push_back(ranks[0]);
     alternatives.push_back(std::vector<std::string>(ranks.begin() + 1, ranks.end()));
-    detected.push_back({{"confidence", 100.0}, {"language", request.detected}});
+    if (!request.detected.empty()) {
+      const LanguageGuess& guess = request.detected.at(i);
+      detected.push_back({{"confidence", guess.confidence}, {"language", guess.language}});
+    }
   }
   json response;
   response["translatedText"] = request.q_is_array ? texts : texts[0];
@@ -246,21 +296,6 @@ std::string translate_response(const TranslateRequest& request,
   return response.dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
-namespace {
-
-// The English name of a language code, as LibreTranslate lists it; the code itself for one
-// not known here.
-std::string language_name(const std::string& code) {
-  static const std::map<std::string, std::string> names = {
-      {"ar", "Arabic"},  {"ca", "Catalan"},    {"de", "German"},  {"en", "English"},
-      {"es", "Spanish"}, {"fr", "French"},     {"it", "Italian"}, {"ja", "Japanese"},
-      {"nl", "Dutch"},   {"pt", "Portuguese"}, {"ru", "Russian"}, {"zh", "Chinese"}};
-  auto found = names.find(code.substr(0, code.find('-')));
-  return found == names.end() ? code : found->second;
-}
-
-}  // namespace
-
 std::string languages_response(const LanguagePair& languages) {
   return json::array({{{"code", languages.source},
                        {"name", language_name(languages.source)},
@@ -269,6 +304,26 @@ std::string languages_response(const LanguagePair& languages) {
                        {"name", language_name(languages.target)},
                        {"targets", json::array()}}})
       .dump();
+}
+
+std::string parse_detect_request(const std::string& body, const std::string& content_type,
+                                 const ApiLimits& limits) {
+  json fields = parse_body(body, content_type);
+  if (!fields.is_object()) invalid("the body must be a JSON object");
+  if (fields.contains("q") && !fields["q"].is_null() && !fields["q"].is_string()) {
+    invalid("q must be a string");
+  }
+  bool is_array = false;
+  return parse_q(fields, limits, &is_array).at(0);
+}
+
+std::string detect_response(const LanguageIdentification& found, const LanguagePair& languages) {
+  json answer = json::array();
+  for (const auto& guess : found.candidates) {
+    answer.push_back({{"confidence", guess.confidence}, {"language", guess.language}});
+  }
+  if (answer.empty()) answer.push_back({{"confidence", 0.0}, {"language", languages.source}});
+  return answer.dump();
 }
 
 std::string error_response(const std::string& message) {

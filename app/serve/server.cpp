@@ -150,6 +150,17 @@ void handle_translate(const httplib::Request& req, httplib::Response& res, Reque
   }
 }
 
+/// POST /detect: the languages identified in one string.
+void handle_detect(const httplib::Request& req, httplib::Response& res, const ApiLimits& limits) {
+  try {
+    const std::string text =
+        parse_detect_request(req.body, req.get_header_value("Content-Type"), limits);
+    res.set_content(detect_response(identify_language(text), limits.languages), kJson);
+  } catch (const ApiError& e) {
+    reply_error(res, e.status, e.what());
+  }
+}
+
 /// JSON bodies for the answers httplib gives itself (404 no such route, 413 body too large,
 /// 400 unreadable request…) and for anything a handler throws.
 void set_error_handlers(httplib::Server& server) {
@@ -200,6 +211,9 @@ void configure(httplib::Server& server, const ServeArgs& args, RequestBatcher& b
               [&batcher, &limits, &trained](const httplib::Request& req, httplib::Response& res) {
                 handle_translate(req, res, batcher, limits, trained);
               });
+  server.Post("/detect", [&limits](const httplib::Request& req, httplib::Response& res) {
+    handle_detect(req, res, limits);
+  });
 }
 
 /// Binds (port 0: any free port); returns the port bound. Throws when it cannot.
