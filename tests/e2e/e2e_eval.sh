@@ -36,6 +36,16 @@ assert r["sentences"] == int(sys.argv[2]) and r["chrf_name"] == "chrF2++", r
 assert "|nw:2|" in r["chrf_signature"] and r["bleu_signature"].startswith("nrefs:1|"), r
 PY
 
+# Several reference files: "" lines are "no reference here"; nrefs says how many.
+awk 'NR % 2 {print; next} {print ""}' "$WORK/good.es" >"$WORK/refs2.es"
+expect_exit 0 "several --refs files" -- "$E" --hyps "$WORK/good.es" --refs "$WORK/refs.es" \
+  "$WORK/refs2.es" --json
+python3 - "$WORK/stdout" <<'PY' && pass "nrefs:var when lines have 1 or 2 references" || fail "nrefs"
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert r["bleu_signature"].startswith("nrefs:var|") and r["refs"][1].endswith("refs2.es"), r
+PY
+
 # --- per-sentence scores -------------------------------------------------------------------------
 expect_exit 0 "writes per-sentence scores" -- "$E" --hyps "$WORK/poor.es" --refs "$WORK/refs.es" \
   --per-sentence "$WORK/sent.tsv"
