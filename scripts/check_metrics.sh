@@ -93,7 +93,9 @@ print(k)
 PY
   )
   hyps=$3
-  set -- "$hyps" $(for j in $(seq 1 "$k"); do echo "$out/refs$j.es"; done)
+  refs=()
+  for j in $(seq 1 "$k"); do refs+=("$out/refs$j.es"); done
+  set -- "$hyps" "${refs[@]}"
 fi
 [ $# -ge 2 ] || { sed -n 2,19p "$0" >&2; exit 2; }
 hyps=$1

@@ -41,6 +41,7 @@ int main(int argc, char** argv) {
         ->needs(paired);
     app.add_option("--bs-seed", args.scores.bootstrap.seed,
                    "Seed of the bootstrap draws (default 12345, as sacreBLEU)")
+        ->check(atento::integer_range(0))
         ->needs(paired);
     // Flags that only make sense when a model translates.
     auto model_only = [&](CLI::Option* option) { option->needs(model); };

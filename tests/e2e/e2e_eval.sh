@@ -99,9 +99,10 @@ expect_exit 2 "--refs without --hyps" -- "$E" --refs "$WORK/refs.es"
 expect_exit 2 "--beam needs a model" -- "$E" --hyps "$WORK/good.es" --refs "$WORK/refs.es" --beam 2
 expect_exit 2 "--bs-seed needs --paired-bs" -- "$E" --hyps "$WORK/good.es" --refs "$WORK/refs.es" \
   --bs-seed 3
+expect_exit 2 "a negative seed" -- "$E" --hyps "$WORK/good.es" --refs "$WORK/refs.es" \
+  --paired-bs "$WORK/good.es" --bs-seed -1
 expect_exit 2 "a missing hypothesis file" -- "$E" --hyps "$WORK/none.es" --refs "$WORK/refs.es"
 expect_exit 1 "an unwritable per-sentence file" -- "$E" --hyps "$WORK/good.es" \
   --refs "$WORK/refs.es" --per-sentence /dev/full/x.tsv
 
-echo "$checks checks, $failures failures"
-[ "$failures" = 0 ]
+finish
