@@ -123,6 +123,9 @@ require_browser() {
   PAGE_CLIENT=$BUILD/page_client  # git-ignored; node_modules kept between runs
   mkdir -p "$PAGE_CLIENT"
   cp tests/page_client/*.js "$PAGE_CLIENT/"
+  # ctest runs two tests at once: one npm ci at a time (the lock goes with this shell).
+  exec {page_client_lock}>"$BUILD/page_client.lock"
+  flock "$page_client_lock"
   if ! cmp -s tests/page_client/package-lock.json "$PAGE_CLIENT/package-lock.json" \
      || [ ! -d "$PAGE_CLIENT/node_modules/puppeteer-core" ]; then
     cp tests/page_client/package.json tests/page_client/package-lock.json "$PAGE_CLIENT/"
@@ -130,9 +133,11 @@ require_browser() {
     if ! (cd "$PAGE_CLIENT" && npm ci --no-audit --no-fund --silent >"$WORK/npm.log" 2>&1); then
       rm -f "$PAGE_CLIENT/package-lock.json"  # tried again next time
       echo "skipped: npm ci could not install puppeteer-core (offline?):"; tail -3 "$WORK/npm.log"
+      flock -u "$page_client_lock"
       return 1
     fi
   fi
+  flock -u "$page_client_lock"
 }
 
 # node_checks COMMAND...: runs a node test script that prints "ok: …"/"FAIL: …" lines, counting

@@ -84,7 +84,7 @@ async function main() {
     const errors = [];
     page.on("pageerror", (e) => errors.push(e.message));
     page.on("console", (m) => { if (m.type() === "error") errors.push(m.text()); });
-    await page.setViewport({width: 1000, height: 900});
+    await page.setViewport({width: 900, height: 900});
     const response = await page.goto(`${url}/`, {waitUntil: "networkidle0"});
     check(response.status() === 200 && response.headers()["content-type"].startsWith("text/html"),
           "GET / is the page (text/html)", `${response.status()} ${response.headers()["content-type"]}`);
@@ -140,6 +140,7 @@ async function main() {
       checkTable(table, record, alt, average(alt.layers[0]), "alternative 1, layer 1, average");
       await page.click("#choice-0");
     }
+    await page.select("#layer", String(layers - 1));  // the page's first view, for the docs
     await page.screenshot({path: screenshot, fullPage: true});
     ok(`screenshot ${screenshot}`);
 
