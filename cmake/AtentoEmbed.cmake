@@ -8,13 +8,18 @@ function(atento_embed_files target folder)
   list(SORT files)
   string(MAKE_C_IDENTIFIER ${folder} id)
   set(output ${CMAKE_BINARY_DIR}/generated/${id}_files.cpp)
-  add_custom_command(
-    OUTPUT ${output}
-    COMMAND ${CMAKE_COMMAND} -DFOLDER=${PROJECT_SOURCE_DIR}/${folder} -DOUTPUT=${output}
-            -P ${PROJECT_SOURCE_DIR}/cmake/embed_files.cmake
-    DEPENDS ${files} ${PROJECT_SOURCE_DIR}/cmake/embed_files.cmake
-    COMMENT "Embedding ${folder}/ into ${target}"
-    VERBATIM)
+  # One rule per folder; a second target (the sanitizer build's copy of the library) shares it.
+  get_property(done GLOBAL PROPERTY atento_embedded_${id})
+  if(NOT done)
+    set_property(GLOBAL PROPERTY atento_embedded_${id} TRUE)
+    add_custom_command(
+      OUTPUT ${output}
+      COMMAND ${CMAKE_COMMAND} -DFOLDER=${PROJECT_SOURCE_DIR}/${folder} -DOUTPUT=${output}
+              -P ${PROJECT_SOURCE_DIR}/cmake/embed_files.cmake
+      DEPENDS ${files} ${PROJECT_SOURCE_DIR}/cmake/embed_files.cmake
+      COMMENT "Embedding ${folder}/"
+      VERBATIM)
+  endif()
   target_sources(${target} PRIVATE ${output})
   set_source_files_properties(${output} PROPERTIES
     SKIP_PRECOMPILE_HEADERS ON SKIP_UNITY_BUILD_INCLUSION ON)

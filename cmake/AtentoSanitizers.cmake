@@ -148,6 +148,7 @@ target_link_libraries(atento_asan_torch PUBLIC ${TORCH_LIBRARIES} ICU::uc ICU::i
                       nlohmann_json::nlohmann_json Threads::Threads ${CMAKE_DL_LIBS})
 if(ATENTO_SERVER)
   target_link_libraries(atento_asan_torch PUBLIC ${HTTPLIB_LINK_LIBRARIES})
+  atento_embed_files(atento_asan_torch app/serve/page)  # the web page's bytes (page_files.cpp)
 endif()
 add_dependencies(atento_asan_torch atento_spm)
 target_link_libraries(atento_tests_asan_torch PRIVATE atento_asan_torch GTest::gtest

@@ -56,6 +56,20 @@ r = got[0]
 assert all(len(head) == len(r["layers"][0][0]) and all(len(row) == len(r["source_tokens"])
            for row in head) for layer in r["layers"] for head in layer), "ragged weights"
 PY
+# Concurrent requests, /attention beside /translate: each /attention answer is the one above.
+mkdir -p "$WORK/many"
+python3 -c 'import json,sys; print(json.dumps({"q": sys.argv[1], "source": "en", "target": "es"}))' \
+  "$text" >"$WORK/many/request.json"
+cp "$WORK/body" "$WORK/many/expected"
+export URL WORK
+seq 1 12 | xargs -P 12 -I{} sh -c 'path=translate; [ $(({} % 2)) = 0 ] && path=attention
+  curl -s -o "$WORK/many/{}.$path" -w "%{http_code}\n" -H "Content-Type: application/json" \
+    --data-binary @"$WORK/many/request.json" "$URL/$path"' >"$WORK/many/codes"
+answers_same=1
+for f in "$WORK"/many/*.attention; do cmp -s "$f" "$WORK/many/expected" || answers_same=0; done
+[ "$(grep -c '^200$' "$WORK/many/codes")" = 12 ] && [ "$answers_same" = 1 ] \
+  && pass "12 concurrent requests, 6 of them /attention: all answered, /attention's as alone" \
+  || fail "concurrent requests: $(sort "$WORK/many/codes" | uniq -c | tr '\n' ' ') same: $answers_same"
 q='{"q": "Where is the station?", "source": "en", "target": "es", "alternatives": 2}'
 attention "$q"
 cp "$WORK/body" "$WORK/alternatives.json"
