@@ -59,13 +59,23 @@ async function translateOnPage(page, sentence, how) {
   await page.$eval("#source", (el) => { el.value = ""; });
   await page.type("#source", sentence);
   await page.$eval("#heatmap", (t) => { delete t.dataset.rows; });
-  if (how === "click") await page.click("#translate");
-  else await page.keyboard.press("Enter");
+  const started = Date.now();
+  if (how === "click") {
+    await page.click("#translate");
+  } else if (how === "Control+Enter") {
+    await page.keyboard.down("Control");
+    await page.keyboard.press("Enter");
+    await page.keyboard.up("Control");
+  } else {
+    await page.keyboard.press("Enter");
+  }
   await page.waitForFunction(
       () => document.querySelector("#heatmap").dataset.rows ||
             document.querySelector("#status").classList.contains("error"),
       {timeout: 60000});
+  const ms = Date.now() - started;
   return {
+    ms,
     translation: await page.$eval("#translation", (el) => el.textContent),
     alternatives: await page.$$eval("output[id^=alternative-]", (els) => els.map((e) => e.textContent)),
     status: await page.$eval("#status", (el) => el.textContent),
@@ -140,6 +150,32 @@ async function main() {
       checkTable(table, record, alt, average(alt.layers[0]), "alternative 1, layer 1, average");
       await page.click("#choice-0");
     }
+    // Two sentences, Ctrl+Enter: one record each, the sentence select switches between them.
+    const two = "I like the red house. Where is the station?";
+    const shownTwo = await translateOnPage(page, two, "Control+Enter");
+    const wantTwo = await api("translate", body(two));
+    check(shownTwo.translation === wantTwo.translatedText,
+          "two sentences (Ctrl+Enter pressed): the page's translation equals POST /translate's",
+          `page "${shownTwo.translation}", API "${wantTwo.translatedText}"`);
+    const recordsTwo = await api("attention", body(two));
+    const pieces = await page.$$eval("#piece option", (os) => os.map((o) => o.value));
+    const pieceShown = await page.$eval("#piece-control", (el) => !el.hidden);
+    check(recordsTwo.length === 2 && pieces.length === 2 && pieceShown,
+          "two sentences: a sentence select with one entry per record", `${pieces} ${pieceShown}`);
+    await page.select("#piece", "1");
+    await page.select("#head", "0");
+    table = await readTable(page);
+    const lastLayer = Number(await page.$eval("#layer", (el) => el.value));
+    checkTable(table, recordsTwo[1], recordsTwo[1], recordsTwo[1].layers[lastLayer][0],
+               "second sentence, head 1");
+    await page.select("#piece", "0");
+    await page.select("#head", "average");
+
+    // How long the page takes (a note, not a check: no timing assertions).
+    const timed = await translateOnPage(page, sentences[sentences.length - 1], "click");
+    console.log(`note: "${sentences[sentences.length - 1]}": translation and heatmap shown ` +
+                `${timed.ms} ms after Translate was pressed`);
+
     await page.select("#layer", String(layers - 1));  // the page's first view, for the docs
     await page.screenshot({path: screenshot, fullPage: true});
     ok(`screenshot ${screenshot}`);
