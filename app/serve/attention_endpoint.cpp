@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "app/common/runtime.h"
+#include "app/serve/segmented_jobs.h"
 #include "app/translate/attention_records.h"
 #include "app/translate/translator.h"
 
@@ -13,14 +14,29 @@ namespace atento {
 TranslateRequest parse_attention_request(const std::string& body, const std::string& content_type,
                                          const ApiLimits& limits) {
   TranslateRequest request = parse_translate_request(body, content_type, limits);
-  if (request.q_is_array)
+  if (request.q_is_array) {
     throw ApiError(400, "Invalid request: q must be one string for /attention");
+  }
   return request;
 }
 
 AttentionEndpoint::AttentionEndpoint(TrainedModel& trained, const ApiLimits& limits,
                                      int64_t threads)
     : trained_(trained), limits_(limits), threads_(threads) {}
+
+void AttentionEndpoint::check_size(const TranslateRequest& request) {
+  const size_t sentences =
+      segment_jobs(translation_jobs(request), *trained_.vocab, splitter_ ? &*splitter_ : nullptr)
+          .pieces.size();
+  const size_t translations = sentences * static_cast<size_t>(request.alternatives + 1);
+  if (translations > kMaxAttentionTranslations) {
+    throw ApiError(400, "Invalid request: " + std::to_string(sentences) + " sentence(s) with " +
+                            std::to_string(request.alternatives) + " alternative(s) make " +
+                            std::to_string(translations) + " translations, more than the " +
+                            std::to_string(kMaxAttentionTranslations) +
+                            " whose attention /attention returns at once");
+  }
+}
 
 JsonAnswer AttentionEndpoint::answer(const std::string& body, const std::string& content_type) {
   try {
@@ -36,6 +52,7 @@ JsonAnswer AttentionEndpoint::answer(const std::string& body, const std::string&
     if (trained_.config.translate.split_sentences && !splitter_) {
       splitter_.emplace(trained_.config.data.source_lang);
     }
+    check_size(request);
     const auto records =
         lines_attention(trained_, lines, search, static_cast<size_t>(request.alternatives),
                         splitter_ ? &*splitter_ : nullptr);

@@ -4,6 +4,7 @@
 // page's heatmap. Decoded outside the request batcher (the batcher does not record attention),
 // one request at a time, within the limits of POST /translate.
 
+#include <cstddef>
 #include <cstdint>
 #include <mutex>
 #include <optional>
@@ -14,6 +15,11 @@
 #include "data/segmentation.h"
 
 namespace atento {
+
+/// Most sentence translations one POST /attention may ask for: sentences × (alternatives + 1).
+/// Its answer grows as layers × heads × output × source tokens for each (over a megabyte for a
+/// 64-token sentence of an 8-head model), so it is bounded tighter than POST /translate.
+inline constexpr size_t kMaxAttentionTranslations = 32;
 
 /// Parses a POST /attention body: the fields and checks of POST /translate
 /// (parse_translate_request), with q a single string. Throws ApiError (400, 415).
@@ -34,10 +40,15 @@ class AttentionEndpoint {
 
   /// The records of the request's string (each line, each sentence a record; with
   /// `alternatives`, those of the beam's other translations too), or a LibreTranslate error:
-  /// 400/415 as POST /translate, 500 when decoding fails.
+  /// 400/415 as POST /translate, 400 also over kMaxAttentionTranslations, 500 when decoding
+  /// fails.
   JsonAnswer answer(const std::string& body, const std::string& content_type);
 
  private:
+  /// Throws ApiError 400 when `request` asks for more than kMaxAttentionTranslations (under
+  /// decoding_: it uses the splitter).
+  void check_size(const TranslateRequest& request);
+
   TrainedModel& trained_;
   const ApiLimits& limits_;
   int64_t threads_;

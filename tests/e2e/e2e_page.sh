@@ -101,6 +101,13 @@ attention '{"q": "Hello.", "source": "en", "target": "es", "beam": 2, "alternati
 expect_error 400 "more alternatives than the beam gives"
 attention "{\"q\": \"$(head -c 5001 /dev/zero | tr '\0' a)\", \"source\": \"en\", \"target\": \"es\"}"
 expect_error 400 "q over --max-chars"
+attention "{\"q\": \"$(printf 'Hello. %.0s' $(seq 1 33))\", \"source\": \"en\", \"target\": \"es\"}"
+expect_error 400 "33 sentences (more than 32 translations)"
+attention "{\"q\": \"$(printf 'Hello. %.0s' $(seq 1 11))\", \"source\": \"en\", \"target\": \"es\", \"alternatives\": 2}"
+expect_error 400 "11 sentences with 2 alternatives (33 translations)"
+attention "{\"q\": \"$(printf 'Hello. %.0s' $(seq 1 32))\", \"source\": \"en\", \"target\": \"es\"}"
+[ "$code" = 200 ] && [ "$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))))' "$WORK/body")" = 32 ] \
+  && pass "32 sentences: 32 records" || fail "32 sentences: $code $(head -c 200 "$WORK/body")"
 code=$(curl -s -o "$WORK/body" -w '%{http_code}' "$URL/attention"); expect_error 404 "GET /attention"
 attention '{"q": "   ", "source": "en", "target": "es"}'
 [ "$code" = 200 ] && [ "$(cat "$WORK/body")" = "[]" ] && pass "a blank text: no record, []" \
