@@ -189,11 +189,27 @@ async function main() {
 
     check(errors.length === 0, "no script errors in the page", errors.join(" | "));
 
+    // Translated, but too many sentences for /attention (11 × 3 > 32): the translation stays,
+    // the error is shown, and no heatmap (not even the last one) is.
+    await page.$eval("#source", (el) => { el.value = "Hello. ".repeat(11).trim(); });
+    await page.click("#translate");
+    await page.waitForFunction(() => document.querySelector("#status").classList.contains("error"),
+                               {timeout: 60000});
+    const state = await page.evaluate(() => ({
+      status: document.querySelector("#status").textContent,
+      translation: document.querySelector("#translation").textContent,
+      heatmapHidden: document.querySelector("#attention").hidden,
+    }));
+    check(/attention cannot be shown/.test(state.status) && state.translation !== "" &&
+          state.heatmapHidden,
+          "/attention refused (11 sentences × 3): the translation shows, the error too, no heatmap",
+          JSON.stringify(state));
+
     // An error is shown, not thrown: a text over the server's character limit.
     await page.setViewport({width: 1000, height: 900});
     await page.$eval("#source", (el) => { el.value = "a ".repeat(3000); });
     await page.click("#translate");
-    await page.waitForFunction(() => document.querySelector("#status").classList.contains("error"),
+    await page.waitForFunction(() => document.querySelector("#status").textContent.startsWith("Error"),
                                {timeout: 30000});
     const status = await page.$eval("#status", (el) => el.textContent);
     check(/characters/.test(status), "an over-long text: the server's error is shown", status);

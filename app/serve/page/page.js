@@ -76,15 +76,22 @@
       alternatives: Number($('alternatives').value),
     };
     $('translate').disabled = true;
+    state.records = [];
+    $('attention').hidden = true;  // never the heatmap of an earlier text
     setStatus('Translating…');
     try {
       const answer = await api('translate', request);
       state.translations = [answer.translatedText].concat(answer.alternatives || []);
       showTranslations();
-      setStatus('Reading the attention…');
-      state.records = await api('attention', request);
-      showAttention();
       const warnings = answer.warnings ? ` ${answer.warnings.join(' ')}` : '';
+      setStatus('Reading the attention…');
+      try {
+        state.records = await api('attention', request);
+      } catch (error) {
+        setStatus(`Translated, but the attention cannot be shown: ${error.message}${warnings}`, true);
+        return;
+      }
+      showAttention();
       setStatus(state.records.length ? `Translated.${warnings}`
                                       : `Translated; nothing had attention to show.${warnings}`);
     } catch (error) {
