@@ -153,10 +153,12 @@ foreach(target ${asan_torch_targets})
 endforeach()
 target_include_directories(atento_asan_torch PUBLIC ${PROJECT_SOURCE_DIR})
 target_link_options(atento_asan_torch PUBLIC -fsanitize=address,undefined)
-target_link_libraries(atento_asan_torch PUBLIC ${TORCH_LIBRARIES} ICU::uc ICU::i18n OpenSSL::Crypto CLI11::CLI11
+target_link_libraries(atento_asan_torch PUBLIC ${TORCH_LIBRARIES} ICU::uc ICU::i18n OpenSSL::Crypto
+                      CLI11::CLI11
                       nlohmann_json::nlohmann_json Threads::Threads ${CMAKE_DL_LIBS})
 if(ATENTO_SERVER)
   target_link_libraries(atento_asan_torch PUBLIC ${HTTPLIB_LINK_LIBRARIES} ${CLD2_LIBRARY})
+  atento_embed_files(atento_asan_torch app/serve/page)  # the web page's bytes (page_files.cpp)
 endif()
 add_dependencies(atento_asan_torch atento_spm)
 target_link_libraries(atento_tests_asan_torch PRIVATE atento_asan_torch GTest::gtest

@@ -10,10 +10,13 @@
 #include <iostream>
 #include <memory>
 #include <optional>
+#include <regex>
 
 #include "app/common/runtime.h"
 #include "app/model_dir/model_dir.h"
+#include "app/serve/attention_endpoint.h"
 #include "app/serve/libretranslate_api.h"
+#include "app/serve/page_files.h"
 #include "app/serve/request_batcher.h"
 #include "app/serve/segmented_jobs.h"
 #include "app/serve/stream_translator.h"
@@ -216,6 +219,21 @@ void configure(httplib::Server& server, const ServeArgs& args, RequestBatcher& b
   });
 }
 
+/// GET / and the other files of the page (page_files.h); POST /attention, its heatmap's data.
+void serve_page(httplib::Server& server, AttentionEndpoint& attention) {
+  for (const PageFile& file : page_files()) {
+    const std::string route = std::regex_replace(file.path, std::regex(R"(\.)"), R"(\.)");
+    server.Get(route, [&file](const httplib::Request&, httplib::Response& res) {
+      res.set_content(file.body.data(), file.body.size(), file.content_type);
+    });
+  }
+  server.Post("/attention", [&attention](const httplib::Request& req, httplib::Response& res) {
+    JsonAnswer answer = attention.answer(req.body, req.get_header_value("Content-Type"));
+    res.status = answer.status;
+    res.set_content(answer.body, kJson);
+  });
+}
+
 /// Binds (port 0: any free port); returns the port bound. Throws when it cannot.
 int bind_server(httplib::Server& server, const ServeArgs& args) {
   int port = args.port;
@@ -263,6 +281,8 @@ int run_server(const ServeArgs& args) {
 
   httplib::Server server;
   configure(server, args, batcher, limits, trained);
+  AttentionEndpoint attention(trained, limits, threads.per_worker);
+  serve_page(server, attention);
   int port = bind_server(server, args);
   std::atomic<bool> signalled{false};
   std::thread waiter([&] {
