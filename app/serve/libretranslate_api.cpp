@@ -56,12 +56,6 @@ json parse_body(const std::string& body, const std::string& content_type) {
   }
 }
 
-size_t utf8_chars(const std::string& text) {
-  return static_cast<size_t>(std::count_if(text.begin(), text.end(), [](char c) {
-    return (static_cast<unsigned char>(c) & 0xC0) != 0x80;
-  }));
-}
-
 std::vector<std::string> parse_q(const json& fields, const ApiLimits& limits, bool* is_array) {
   if (!fields.contains("q") || fields["q"].is_null()) invalid("missing q parameter");
   const json& q = fields["q"];
@@ -82,7 +76,7 @@ std::vector<std::string> parse_q(const json& fields, const ApiLimits& limits, bo
     // JSON strings are valid UTF-8 once parsed; form values were checked; NUL is refused as
     // the corpus reader refuses it.
     if (texts[i].find('\0') != std::string::npos) invalid("q contains a NUL character");
-    chars += utf8_chars(texts[i]);
+    chars += data::utf8_length(texts[i]);
   }
   if (chars > limits.max_chars) {
     invalid("q has " + std::to_string(chars) + " characters, more than the limit of " +
@@ -246,10 +240,6 @@ std::string translate_response(const TranslateRequest& request,
   return response.dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
-namespace {
-
-// The English name of a language code, as LibreTranslate lists it; the code itself for one
-// not known here.
 std::string language_name(const std::string& code) {
   static const std::map<std::string, std::string> names = {
       {"ar", "Arabic"},  {"ca", "Catalan"},    {"de", "German"},  {"en", "English"},
@@ -258,8 +248,6 @@ std::string language_name(const std::string& code) {
   auto found = names.find(code.substr(0, code.find('-')));
   return found == names.end() ? code : found->second;
 }
-
-}  // namespace
 
 std::string languages_response(const LanguagePair& languages) {
   return json::array({{{"code", languages.source},
