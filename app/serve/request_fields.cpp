@@ -2,6 +2,7 @@
 
 #include <httplib.h>
 
+#include <cctype>
 #include <nlohmann/json.hpp>
 
 namespace atento {
