@@ -57,23 +57,6 @@ json parse_body(const std::string& body, const std::string& content_type) {
   }
 }
 
-// The English name of a language code, as LibreTranslate lists it; the code itself for one
-// not known here.
-std::string language_name(const std::string& code) {
-  static const std::map<std::string, std::string> names = {
-      {"ar", "Arabic"},  {"ca", "Catalan"},    {"de", "German"},  {"en", "English"},
-      {"es", "Spanish"}, {"fr", "French"},     {"it", "Italian"}, {"ja", "Japanese"},
-      {"nl", "Dutch"},   {"pt", "Portuguese"}, {"ru", "Russian"}, {"zh", "Chinese"}};
-  auto found = names.find(code.substr(0, code.find('-')));
-  return found == names.end() ? code : found->second;
-}
-
-size_t utf8_chars(const std::string& text) {
-  return static_cast<size_t>(std::count_if(text.begin(), text.end(), [](char c) {
-    return (static_cast<unsigned char>(c) & 0xC0) != 0x80;
-  }));
-}
-
 std::vector<std::string> parse_q(const json& fields, const ApiLimits& limits, bool* is_array) {
   if (!fields.contains("q") || fields["q"].is_null()) invalid("missing q parameter");
   const json& q = fields["q"];
@@ -94,7 +77,7 @@ std::vector<std::string> parse_q(const json& fields, const ApiLimits& limits, bo
     // JSON strings are valid UTF-8 once parsed; form values were checked; NUL is refused as
     // the corpus reader refuses it.
     if (texts[i].find('\0') != std::string::npos) invalid("q contains a NUL character");
-    chars += utf8_chars(texts[i]);
+    chars += data::utf8_length(texts[i]);
   }
   if (chars > limits.max_chars) {
     invalid("q has " + std::to_string(chars) + " characters, more than the limit of " +
@@ -155,7 +138,7 @@ constexpr size_t kShortText = 40;
 LanguageGuess source_language(const std::string& text, const std::string& all_text,
                               const LanguagePair& languages) {
   const LanguageIdentification found =
-      identify_language(utf8_chars(text) > kShortText ? text : all_text);
+      identify_language(data::utf8_length(text) > kShortText ? text : all_text);
   if (found.reliable && found.candidates[0].language != languages.source) {
     const LanguageGuess& other = found.candidates[0];
     char confidence[16];
@@ -294,6 +277,15 @@ std::string translate_response(const TranslateRequest& request,
   }
   if (!warnings.empty()) response["warnings"] = warnings;
   return response.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+std::string language_name(const std::string& code) {
+  static const std::map<std::string, std::string> names = {
+      {"ar", "Arabic"},  {"ca", "Catalan"},    {"de", "German"},  {"en", "English"},
+      {"es", "Spanish"}, {"fr", "French"},     {"it", "Italian"}, {"ja", "Japanese"},
+      {"nl", "Dutch"},   {"pt", "Portuguese"}, {"ru", "Russian"}, {"zh", "Chinese"}};
+  auto found = names.find(code.substr(0, code.find('-')));
+  return found == names.end() ? code : found->second;
 }
 
 std::string languages_response(const LanguagePair& languages) {

@@ -85,6 +85,10 @@ std::string translate_response(const TranslateRequest& request,
 /// the model's pair.
 std::string languages_response(const LanguagePair& languages);
 
+/// The English name of a language code, as LibreTranslate lists it ("en" → "English"); the
+/// code itself for one not known here.
+std::string language_name(const std::string& code);
+
 /// {"error": message}.
 std::string error_response(const std::string& message);
 
