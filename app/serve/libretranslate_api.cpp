@@ -298,6 +298,10 @@ std::string languages_response(const LanguagePair& languages) {
       .dump();
 }
 
+LanguageGuess detect_source(const std::string& text, const LanguagePair& languages) {
+  return source_language(text, text, languages);
+}
+
 std::string parse_detect_request(const std::string& body, const std::string& content_type,
                                  const ApiLimits& limits) {
   json fields = parse_body(body, content_type);

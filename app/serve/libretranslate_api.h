@@ -61,6 +61,11 @@ struct TranslateRequest {
 TranslateRequest parse_translate_request(const std::string& body, const std::string& content_type,
                                          const ApiLimits& limits);
 
+/// The language `text` is taken to be in with `source: "auto"`: the model's source language,
+/// with the identifier's confidence (0 when it found nothing). Throws ApiError 400 naming the
+/// language when the identifier reliably finds another.
+LanguageGuess detect_source(const std::string& text, const LanguagePair& languages);
+
 /// Parses a POST /detect body (JSON or form, as /translate): its one string q, at most
 /// limits.max_chars characters. Throws ApiError as parse_translate_request does.
 std::string parse_detect_request(const std::string& body, const std::string& content_type,

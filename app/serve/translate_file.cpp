@@ -34,12 +34,15 @@ bool is_html(const std::string& ext) { return ext == ".html" || ext == ".htm"; }
 std::string translate_text_file(const std::string& text, const std::string& source,
                                 const ApiLimits& limits, const TextTranslator& translate) {
   std::string out;
+  // source "auto": the whole file is identified once (refused when in another language).
+  LanguageGuess guess;
+  if (source == "auto") guess = detect_source(text, limits.languages);
   for (const auto& window : text_windows(text, limits.max_chars)) {
     TranslateRequest request;
     request.q = {window};
     request.source = source;
     request.target = limits.languages.target;
-    if (source == "auto") request.detected = limits.languages.source;
+    if (source == "auto") request.detected = {guess};
     request.beam = limits.default_beam;
     out += translate(request);
   }

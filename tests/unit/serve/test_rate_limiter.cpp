@@ -5,6 +5,7 @@
 #include <string>
 
 #include "app/serve/rate_limiter.h"
+#include "tests/unit/serve/fake_clock.h"
 
 namespace atento {
 namespace {
@@ -12,12 +13,7 @@ namespace {
 using std::chrono::milliseconds;
 using std::chrono::seconds;
 
-struct FakeClock {
-  std::chrono::steady_clock::time_point now{};
-  RateLimiter::Clock clock() {
-    return [this] { return now; };
-  }
-};
+using serve_test::FakeClock;
 
 TEST(RateLimiter, AllowsNThenRefuses) {
   FakeClock t;

@@ -10,16 +10,12 @@
 #include "app/serve/frontend_settings.h"
 #include "app/serve/translate_file.h"
 #include "app/serve/translated_files.h"
+#include "tests/unit/serve/fake_clock.h"
 
 namespace atento {
 namespace {
 
-struct FakeClock {
-  std::chrono::steady_clock::time_point now{};
-  TranslatedFiles::Clock clock() {
-    return [this] { return now; };
-  }
-};
+using serve_test::FakeClock;
 
 TEST(TranslatedFiles, PutThenGet) {
   TranslatedFiles files;
