@@ -105,12 +105,13 @@ and len(j[0]['alternatives']) == 3" "$WORK/page.out" "$WORK/page_json.out" \
 python3 - "$WORK/lines.en" >"$WORK/ext.json" <<'PY'
 import json, sys
 q = open(sys.argv[1]).read().split("\n")[:3]
-print(json.dumps({"q": q, "source": "en", "target": "es", "format": "text", "api_key": ""}))
+print(json.dumps({"q": q, "source": "auto", "target": "es", "format": "text", "api_key": ""}))
 PY
 req "$WORK/ext.out" -H 'Content-Type: application/json' -d @"$WORK/ext.json" "$URL/translate"
 [ "$code" = 200 ] && py "j[0]['translatedText'] == j[1]['translatedText'][:3]" \
   "$WORK/ext.out" "$WORK/array.out" \
-  && pass "a browser extension's request (array q, api_key \"\") gives an array of translations" \
+  && py "[d['language'] for d in j[0]['detectedLanguage']] == ['en'] * 3" "$WORK/ext.out" \
+  && pass "a browser extension's request (source auto, array q, api_key \"\") gives an array of translations, each detected en" \
   || fail "extension: $code $(cat "$WORK/ext.out")"
 
 # --- POST /translate_file and GET /download_file -------------------------------------------
@@ -137,6 +138,11 @@ python3 -c 'import json,sys; sys.stdout.write(json.load(open(sys.argv[1]))["tran
 grep -qi '^Content-Disposition: attachment; filename="doc.txt"' "$WORK/dl.headers" \
   && pass "downloaded as an attachment named doc.txt" \
   || fail "download headers: $(cat "$WORK/dl.headers")"
+printf 'Mañana iremos al mercado a comprar fruta y verduras frescas para la cena.\n' >"$WORK/es.txt"
+req "$WORK/es.out" -F "file=@$WORK/es.txt" -F source=auto -F target=es "$URL/translate_file"
+[ "$code" = 400 ] && grep -q "detected as Spanish" "$WORK/es.out" \
+  && pass "translate_file with source auto refuses a Spanish file, saying so" \
+  || fail "translate_file auto: $code $(cat "$WORK/es.out")"
 printf 'x' >"$WORK/doc.pdf"
 req "$WORK/body" -F "file=@$WORK/doc.pdf" -F source=en -F target=es "$URL/translate_file"
 error_is 400 "Invalid request: file format not supported" "a .pdf upload"
