@@ -24,6 +24,11 @@ struct CorpusOptions {
   /// translates source_lang → target_lang (sentence segmentation follows source_lang's rules).
   std::string source_lang = "en";
   std::string target_lang = "es";
+  /// Fine-tuning against forgetting: a corpus (TSV, e.g. the one train.init_from's model was
+  /// trained on) from which pairs are mixed into the training split, so that they make up
+  /// `replay_fraction` of it. Empty / 0: none.
+  std::string replay_corpus;
+  double replay_fraction = 0;
 };
 
 enum class TokenizerKind { kSentencePiece, kWords };

@@ -24,11 +24,17 @@ int main(int argc, char** argv) {
                    "Data-parallel ranks to start on this machine (default 1; see also RANK, "
                    "WORLD_SIZE, MASTER_ADDR, MASTER_PORT)")
         ->check(atento::integer_range(1, 1024));
+    std::string init_from;
+    app.add_option("--init-from", init_from,
+                   "Fine-tune: start a new run from this trained model's weights and tokenizers "
+                   "(train.init_from)")
+        ->check(CLI::ExistingDirectory);
     bool print_config = false;
     app.add_flag("--print-config", print_config,
                  "Print the resolved configuration (defaults, file, --set) as JSON and exit");
     app.footer("Example: atento-train --config configs/base.json --out runs/base");
     if (int code = atento::parse_command_line(app, argc, argv); code >= 0) return code;
+    if (!init_from.empty()) args.overrides.push_back("train.init_from=" + init_from);
     if (print_config) {
       std::cout << atento::config_to_json(atento::load_config(args.config, args.overrides)).dump(2)
                 << "\n";

@@ -177,6 +177,8 @@ void visit(V& v, C& o, const data::CorpusOptions*) {
   v("max_chars", o.max_chars);
   v("source_lang", o.source_lang);
   v("target_lang", o.target_lang);
+  v("replay_corpus", o.replay_corpus);
+  v("replay_fraction", o.replay_fraction);
 }
 template <class V, class C>
 void visit(V& v, C& o, const data::TokenizerOptions*) {
@@ -241,6 +243,7 @@ void visit(V& v, C& o, const TrainOptions*) {
   v("seed", o.seed);
   v("device", o.device);
   v("precision", o.precision, kPrecisions);
+  v("init_from", o.init_from);
 }
 template <class V, class C>
 void visit(V& v, C& o, const TranslateOptions*) {
@@ -422,6 +425,10 @@ void validate_data(const data::CorpusOptions& d) {
   check(is_language_code(d.source_lang), "data.source_lang", kLanguageRule);
   check(is_language_code(d.target_lang), "data.target_lang", kLanguageRule);
   check(d.source_lang != d.target_lang, "data.target_lang", "must differ from data.source_lang");
+  check(d.replay_fraction >= 0 && d.replay_fraction < 1, "data.replay_fraction",
+        "must be in [0, 1)");
+  check(d.replay_fraction == 0 || !d.replay_corpus.empty(), "data.replay_fraction",
+        "needs data.replay_corpus");
 }
 
 void validate_tokenizer(const data::TokenizerOptions& t) {

@@ -99,6 +99,9 @@ struct TrainOptions {
   uint64_t seed = 1337;
   /// Where to train: cpu | cuda | cuda:N (a run-time choice; a resume may change it).
   std::string device = "cpu";
+  /// Fine-tuning: a trained model directory (or release) whose weights and tokenizers a new
+  /// run starts from, with a fresh optimizer and schedule; its architecture must match.
+  std::string init_from;
   /// fp32 | bf16 (autocast).
   Precision precision = Precision::kFp32;
 };

@@ -1,6 +1,9 @@
 #include "app/train/split_files.h"
 
+#include <algorithm>
+#include <cmath>
 #include <filesystem>
+#include <random>
 #include <stdexcept>
 
 #include "app/common/config.h"
@@ -64,6 +67,27 @@ data::Split read_new_split(const data::CorpusOptions& d, const WarningSink& warn
   return split;
 }
 
+/// Mixes pairs of options.replay_corpus (a seeded sample) into `train` so that they make up
+/// options.replay_fraction of it.
+void add_replay(std::vector<data::Pair>& train, const data::CorpusOptions& options,
+                const WarningSink& warn) {
+  if (options.replay_fraction <= 0) return;
+  auto replay = read_reporting(options.replay_corpus, options, warn);
+  const double share = options.replay_fraction / (1 - options.replay_fraction);
+  const auto wanted = static_cast<size_t>(std::llround(share * static_cast<double>(train.size())));
+  std::mt19937_64 rng(options.seed ^ 0x5265706c6179ULL);  // "Replay": its own stream
+  std::shuffle(replay.begin(), replay.end(), rng);
+  if (wanted > replay.size()) {
+    warn("warning: data.replay_corpus " + options.replay_corpus + " has " +
+         std::to_string(replay.size()) + " pairs, fewer than the " + std::to_string(wanted) +
+         " that data.replay_fraction asks for: all are used");
+  }
+  replay.resize(std::min(wanted, replay.size()));
+  warn("replay: " + std::to_string(replay.size()) + " pairs of " + options.replay_corpus +
+       " mixed into " + std::to_string(train.size()) + " training pairs");
+  train.insert(train.end(), replay.begin(), replay.end());
+}
+
 }  // namespace
 
 data::Split prepare_split(const data::CorpusOptions& options, const std::string& dir,
@@ -71,6 +95,7 @@ data::Split prepare_split(const data::CorpusOptions& options, const std::string&
   auto paths = split_paths(dir);
   if (file_exists(paths.train) && file_exists(paths.valid)) return reread_split(options, paths);
   auto split = read_new_split(options, warn);
+  add_replay(split.train, options, warn);  // written into train.tsv: a resume re-reads it
   data::write_pairs(paths.train, split.train);
   data::write_pairs(paths.valid, split.valid);
   data::write_pairs(paths.test, split.test);

@@ -43,8 +43,10 @@ namespace {
 
 using nlohmann::json;
 
-/// Every setting that shapes the trained model must match when a directory is resumed.
-void check_resumable(const Config& saved, const Config& requested, const std::string& dir) {
+/// Every setting that shapes the trained model must match `saved`, the configuration of `dir`
+/// (a directory resumed, or the model train.init_from starts from); `remedy` says what to do.
+void check_same_architecture(const Config& saved, const Config& requested, const std::string& dir,
+                             const std::string& remedy) {
   json a = config_to_json(saved), b = config_to_json(requested);
   for (const char* section : {"model", "tokenizer"}) {
     for (const auto& item : a[section].items()) {
@@ -55,7 +57,7 @@ void check_resumable(const Config& saved, const Config& requested, const std::st
       if (b[section][key] != item.value()) {
         throw ConfigError(dir + " was made with another architecture: " + section + "." + key +
                           " is " + item.value().dump() + " there and " + b[section][key].dump() +
-                          " here (train into another --out, or use the same settings)");
+                          " here (" + remedy + ")");
       }
     }
   }
@@ -68,9 +70,17 @@ data::BatchOptions batching(const TrainOptions& t) {
   return options;
 }
 
-/// The tokenizers of `dir`, trained on the training split when the directory has none yet.
+/// The tokenizers of `dir`; when it has none yet, train.init_from's (copied: the vocabulary
+/// is kept), else trained on the training split.
 data::Vocabularies load_or_train_vocabularies(const Config& config, const std::string& dir,
                                               const data::Split& split, ProgressDisplay& display) {
+  if (!data::vocabularies_exist(dir, config.tokenizer) && !config.train.init_from.empty()) {
+    const auto from = data::tokenizer_files(config.train.init_from, config.tokenizer);
+    const auto to = data::tokenizer_files(dir, config.tokenizer);
+    for (size_t i = 0; i < from.size(); ++i) {
+      data::write_file_atomically(to[i], data::read_whole_file(from[i], "tokenizer"));
+    }
+  }
   if (data::vocabularies_exist(dir, config.tokenizer)) {
     return data::load_vocabularies(dir, config.tokenizer);
   }
@@ -164,8 +174,12 @@ void Trainer::build_model() {
     average_->to(device_);
     average_->eval();
     for (auto& parameter : average_->parameters()) parameter.set_requires_grad(false);
-    model::copy_weights(*average_, *model_);
   }
+  if (!t.init_from.empty()) {
+    // Fine-tuning: the trained weights; a checkpoint of this run, when resumed, replaces them.
+    load_weights_file(*model_, open_model_dir(t.init_from, ModelKind::kTranslation, {}).weights);
+  }
+  if (average_) model::copy_weights(*average_, *model_);
 }
 
 bool Trainer::load_checkpoint() {
@@ -205,6 +219,7 @@ void Trainer::announce(bool resumed, int64_t threads) {
                  {"world_size", group_.size()},
                  {"train_pairs", train_.size()},
                  {"valid_pairs", valid_.size()},
+                 {"init_from", config_.train.init_from},
                  {"config", config_to_json(config_)}});
   display_->message(config_to_json(config_).dump());
   std::ostringstream intro;
@@ -214,6 +229,9 @@ void Trainer::announce(bool resumed, int64_t threads) {
         << ", " << precision_name(resolve_precision(config_.train.precision, device_));
   if (group_.distributed()) intro << ", " << group_.size() << " ranks";
   if (resumed) intro << ", from step " << state_.step;
+  if (!resumed && !config_.train.init_from.empty()) {
+    intro << ", starting from " << config_.train.init_from << "'s weights";
+  }
   display_->message(intro.str());
 }
 
@@ -486,7 +504,15 @@ TrainingJob open_training_job(const TrainArgs& args) {
 }
 
 int run_translation_training(TrainingJob& job) {
-  if (job.saved) check_resumable(*job.saved, job.config, job.dir);
+  if (job.saved) {
+    check_same_architecture(*job.saved, job.config, job.dir,
+                            "train into another --out, or use the same settings");
+  } else if (!job.config.train.init_from.empty()) {
+    const std::string& from = job.config.train.init_from;
+    check_same_architecture(open_model_dir(from, ModelKind::kTranslation, {}).config, job.config,
+                            from, "train.init_from keeps its model: use its model and tokenizer "
+                                  "settings");
+  }
   return Trainer(std::move(job.config), job.dir, job.env).run();
 }
 

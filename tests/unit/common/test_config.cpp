@@ -277,7 +277,7 @@ TEST(Config, MissingFileAndInvalidJsonAreErrorsNamingTheFile) {
 const std::map<std::string, std::set<std::string>> kEveryKey = {
     {"data",
      {"corpus", "train_file", "valid_file", "test_file", "valid_fraction", "test_fraction", "seed",
-      "strict", "max_chars", "source_lang", "target_lang"}},
+      "strict", "max_chars", "source_lang", "target_lang", "replay_corpus", "replay_fraction"}},
     {"tokenizer",
      {"kind", "vocab_size", "subword_model", "shared", "byte_fallback", "sample_alpha",
       "character_coverage", "verbose", "src_len", "tgt_len"}},
@@ -293,6 +293,7 @@ const std::map<std::string, std::set<std::string>> kEveryKey = {
       "rho",
       "eps",
       "weight_decay",
+      "init_from",
       "schedule",
       "warmup_steps",
       "label_smoothing",
