@@ -27,7 +27,8 @@ function(atento_add_lite name)
   target_link_options(${name} PUBLIC ${ARGN})
   target_include_directories(${name} PUBLIC ${PROJECT_SOURCE_DIR})
   target_link_libraries(${name} PUBLIC PkgConfig::SENTENCEPIECE sentencepiece_train
-                                       ICU::uc ICU::i18n nlohmann_json::nlohmann_json
+                                       ICU::uc ICU::i18n LibXml2::LibXml2
+                                       nlohmann_json::nlohmann_json
                                        Threads::Threads ${CMAKE_DL_LIBS})
 endfunction()
 
@@ -144,7 +145,8 @@ foreach(target ${asan_torch_targets})
 endforeach()
 target_include_directories(atento_asan_torch PUBLIC ${PROJECT_SOURCE_DIR})
 target_link_options(atento_asan_torch PUBLIC -fsanitize=address,undefined)
-target_link_libraries(atento_asan_torch PUBLIC ${TORCH_LIBRARIES} ICU::uc ICU::i18n CLI11::CLI11
+target_link_libraries(atento_asan_torch PUBLIC ${TORCH_LIBRARIES} ICU::uc ICU::i18n LibXml2::LibXml2
+                      CLI11::CLI11
                       nlohmann_json::nlohmann_json Threads::Threads ${CMAKE_DL_LIBS})
 if(ATENTO_SERVER)
   target_link_libraries(atento_asan_torch PUBLIC ${HTTPLIB_LINK_LIBRARIES})

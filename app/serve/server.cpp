@@ -13,6 +13,7 @@
 
 #include "app/common/runtime.h"
 #include "app/model_dir/model_dir.h"
+#include "app/serve/html_jobs.h"
 #include "app/serve/libretranslate_api.h"
 #include "app/serve/request_batcher.h"
 #include "app/serve/segmented_jobs.h"
@@ -126,9 +127,10 @@ SegmentedJobs request_pieces(const TranslateRequest& request, const TrainedModel
 }
 
 void handle_translate(const httplib::Request& req, httplib::Response& res, RequestBatcher& batcher,
-                      const ApiLimits& limits, const TrainedModel& trained) {
+                      const ApiLimits& limits, TrainedModel& trained) {
   try {
     auto request = parse_translate_request(req.body, req.get_header_value("Content-Type"), limits);
+    if (request.html) return res.set_content(translate_html_request(trained, request), kJson);
     const SegmentedJobs segmented = request_pieces(request, trained);
     auto futures = batcher.submit(segmented.pieces);
     std::vector<TranslationResult> pieces;
@@ -173,7 +175,7 @@ void set_error_handlers(httplib::Server& server) {
 }
 
 void configure(httplib::Server& server, const ServeArgs& args, RequestBatcher& batcher,
-               const ApiLimits& limits, const TrainedModel& trained) {
+               const ApiLimits& limits, TrainedModel& trained) {
   const size_t threads = std::max<size_t>(1, args.http_threads);
   server.new_task_queue = [threads] { return new httplib::ThreadPool(threads); };
   server.set_payload_max_length(args.max_body);
