@@ -8,7 +8,7 @@
 set(atento_lite_app_sources
     common/config common/directory_lock common/event_log common/files common/overrides
     common/progress common/stop_signals model_dir/checkpoint_pointer scoring/classification_metrics
-    translate/text_segments
+    translate/text_segments translate/tag_placement
     scoring/metrics translate/input_lines serve/libretranslate_api serve/request_batcher
     train/schedule train/stop_reason train/train_state train/validation_decision)
 find_package(Threads REQUIRED)
@@ -80,6 +80,7 @@ list(FILTER asan_tests EXCLUDE REGEX ".*/test_batch\\.cpp$")
 foreach(name common/config common/directory_lock common/overrides common/stop_signals
              scoring/classification_metrics scoring/metrics train/schedule train/train_state
              train/validation_decision model_dir/checkpoint_pointer translate/input_lines
+             translate/tag_placement
              serve/libretranslate_api serve/request_batcher)
   string(REPLACE "/" "/test_" name ${name})
   list(APPEND asan_tests tests/unit/${name}.cpp)
@@ -177,7 +178,7 @@ function(atento_add_replay target leaks)
   set_tests_properties(fuzz_replay_${target} fuzz_smoke_${target} PROPERTIES ENVIRONMENT "${env}")
   set_tests_properties(fuzz_smoke_${target} PROPERTIES TIMEOUT 300)
 endfunction()
-foreach(target corpus config words spm checkpoint_state translate_lines)
+foreach(target corpus config words spm checkpoint_state translate_lines html)
   atento_add_replay(${target} 1)
   target_link_libraries(replay_${target} PRIVATE atento_asan_lite)
 endforeach()
