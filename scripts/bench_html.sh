@@ -4,9 +4,10 @@
 # paragraphs translated as plain text.
 #   scripts/bench_html.sh [MODEL_DIR [atento-translate/atento-eval flags...]]  (default runs/base)
 #   SENTENCES=N: only the first N unseen-source sentences (default: all of them)
+#   OUT=DIR: where the sets and results go (default MODEL_DIR/real_text)
 # Prints: the input tags present in the output, in order, and whether the output is properly
 # nested; BLEU/chrF of the output's paragraph texts against the plain paragraphs' translation;
-# writes MODEL_DIR/real_text/html_tags_sample.tsv, 50 placed inline tags (source words in the
+# writes OUT/html_tags_sample.tsv, 50 placed inline tags (source words in the
 # tag → target words in the tag) for checking by hand.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -14,7 +15,7 @@ model=${1:-runs/base}
 shift || true
 flags=("$@")  # e.g. --beam 1
 [ -f "$model/model.pt" ] || { echo "error: $model has no trained model" >&2; exit 2; }
-out=$model/real_text
+out=${OUT:-$model/real_text}
 mkdir -p "$out"
 python3 scripts/real_text_set.py "$model/train.tsv" "$model/test.tsv" "$out" "${SENTENCES:-0}"
 cut -f1 "$out/paragraphs.tsv" >"$out/paragraphs.en"

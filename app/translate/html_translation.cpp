@@ -3,6 +3,7 @@
 #include <torch/torch.h>
 
 #include <algorithm>
+#include <cctype>
 #include <iostream>
 #include <stdexcept>
 #include <utility>
@@ -46,17 +47,46 @@ BlockSource block_source(const data::TextBlock& block, const data::Vocabularies&
   return source;
 }
 
-/// For each target token of `best`, the source token it attends to most (cross attention
-/// averaged over layers and heads); none when no attention was recorded.
-std::vector<int64_t> attended_sources(const model::Hypothesis& best) {
+/// True when a token's piece holds a letter or digit (any non-ASCII byte counts as one): the
+/// tokens that words are aligned by. Punctuation draws attention from target tokens of every
+/// kind (a final period most of all), so it would stretch a tag over the whole sentence.
+bool is_wordlike(const data::Tokenizer& tokenizer, int64_t id) {
+  std::string piece = tokenizer.piece(id);
+  // SentencePiece's word mark ▁, and the punctuation outside ASCII that Spanish text uses.
+  for (const std::string_view mark : {"\u2581", "\u00BF", "\u00A1", "\u00AB", "\u00BB", "\u2026",
+                                      "\u201C", "\u201D", "\u2018", "\u2019", "\u2013", "\u2014"}) {
+    for (size_t at; (at = piece.find(mark)) != std::string::npos;) piece.erase(at, mark.size());
+  }
+  return std::any_of(piece.begin(), piece.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || static_cast<unsigned char>(c) >= 0x80;
+  });
+}
+
+/// For each target token of `best`, the word-like source token (is_wordlike) it attends to
+/// most, cross attention averaged over layers and heads; -1 for a target token that is not
+/// word-like itself, or when there is no such source token or no attention recorded.
+std::vector<int64_t> attended_sources(const TrainedModel& trained, const model::Hypothesis& best,
+                                      const std::vector<int64_t>& source) {
   if (best.attention.empty()) return {};
-  const auto mean = torch::stack(best.attention, 0)
-                        .to(torch::kFloat)
-                        .mean(std::vector<int64_t>{0, 1});            // [len,S]
+  auto mean = torch::stack(best.attention, 0).to(torch::kFloat).mean(std::vector<int64_t>{0, 1});
+  // mean: [len,S]; the columns of punctuation get no weight
+  const int64_t columns = std::min<int64_t>(mean.size(1), static_cast<int64_t>(source.size()));
+  std::vector<float> keep(static_cast<size_t>(mean.size(1)), 0.0f);
+  bool any = false;
+  for (int64_t s = 0; s < columns; ++s) {
+    keep[static_cast<size_t>(s)] = is_wordlike(trained.vocab->src(), source[s]) ? 1.0f : 0.0f;
+    any = any || keep[static_cast<size_t>(s)] > 0;
+  }
+  if (!any) return {};
+  mean = mean * torch::from_blob(keep.data(), {mean.size(1)}, torch::kFloat).clone();
   const auto argmax = mean.argmax(1).to(torch::kInt64).contiguous();  // [len]
   const int64_t* p = argmax.data_ptr<int64_t>();
   const auto n = std::min<int64_t>(argmax.size(0), static_cast<int64_t>(best.tokens.size()));
-  return std::vector<int64_t>(p, p + n);
+  std::vector<int64_t> attended(p, p + n);
+  for (int64_t j = 0; j < n; ++j) {
+    if (!is_wordlike(trained.vocab->tgt(), best.tokens[j])) attended[j] = -1;
+  }
+  return attended;
 }
 
 /// The word (of the piece's own words) of each of its `n_tokens` source tokens: each word
@@ -119,9 +149,10 @@ std::string translated_block(const TrainedModel& trained, const data::TextBlock&
     const size_t first_word = word_at(model_words, segmented.spans[k].begin);
     const auto token_words =
         source_token_words(trained.vocab->src(), segmented.texts[k], segmented.sources[k].size());
-    const auto attended = attended_sources(*best[k]);
+    const auto attended = attended_sources(trained, *best[k], segmented.sources[k]);
     const auto starts = target_token_starts(*trained.vocab, best[k]->tokens);
     for (size_t j = 0; j < attended.size(); ++j) {
+      if (attended[j] < 0) continue;
       const auto s = static_cast<size_t>(attended[j]);
       if (s >= token_words.size()) continue;
       const size_t t = word_at(alignment.target_words, source.lead.size() + offsets[k] + starts[j]);
