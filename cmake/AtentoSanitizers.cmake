@@ -9,8 +9,14 @@ set(atento_lite_app_sources
     common/config common/directory_lock common/event_log common/files common/overrides
     common/progress common/stop_signals model_dir/checkpoint_pointer scoring/classification_metrics
     translate/text_segments translate/tag_placement
-    scoring/metrics translate/input_lines serve/libretranslate_api serve/request_batcher
+    scoring/metrics translate/input_lines
     train/schedule train/stop_reason train/train_state train/validation_decision)
+set(atento_lite_serve_tests)
+if(ATENTO_SERVER)  # the server's parsers (with CLD2, found beside cpp-httplib)
+  list(APPEND atento_lite_app_sources serve/language_id serve/libretranslate_api
+                                      serve/request_batcher)
+  set(atento_lite_serve_tests serve/libretranslate_api serve/request_batcher)
+endif()
 find_package(Threads REQUIRED)
 
 # atento_add_lite(NAME FLAGS...): data/, model/options and the app/ files above with FLAGS.
@@ -30,6 +36,9 @@ function(atento_add_lite name)
                                        ICU::uc ICU::i18n LibXml2::LibXml2
                                        nlohmann_json::nlohmann_json
                                        Threads::Threads ${CMAKE_DL_LIBS})
+  if(ATENTO_SERVER)
+    target_link_libraries(${name} PUBLIC ${CLD2_LIBRARY})
+  endif()
 endfunction()
 
 # atento_sanitizer_env(OUT LEAKS): the environment of a sanitized ctest entry, errors fatal,
@@ -81,7 +90,7 @@ foreach(name common/config common/directory_lock common/overrides common/stop_si
              scoring/classification_metrics scoring/metrics train/schedule train/train_state
              train/validation_decision model_dir/checkpoint_pointer translate/input_lines
              translate/tag_placement
-             serve/libretranslate_api serve/request_batcher)
+             ${atento_lite_serve_tests})
   string(REPLACE "/" "/test_" name ${name})
   list(APPEND asan_tests tests/unit/${name}.cpp)
 endforeach()
@@ -146,11 +155,12 @@ foreach(target ${asan_torch_targets})
 endforeach()
 target_include_directories(atento_asan_torch PUBLIC ${PROJECT_SOURCE_DIR})
 target_link_options(atento_asan_torch PUBLIC -fsanitize=address,undefined)
-target_link_libraries(atento_asan_torch PUBLIC ${TORCH_LIBRARIES} ICU::uc ICU::i18n LibXml2::LibXml2
+target_link_libraries(atento_asan_torch PUBLIC ${TORCH_LIBRARIES} ICU::uc ICU::i18n OpenSSL::Crypto LibXml2::LibXml2
                       CLI11::CLI11
                       nlohmann_json::nlohmann_json Threads::Threads ${CMAKE_DL_LIBS})
 if(ATENTO_SERVER)
-  target_link_libraries(atento_asan_torch PUBLIC ${HTTPLIB_LINK_LIBRARIES})
+  target_link_libraries(atento_asan_torch PUBLIC ${HTTPLIB_LINK_LIBRARIES} ${CLD2_LIBRARY})
+  atento_embed_files(atento_asan_torch app/serve/page)  # the web page's bytes (page_files.cpp)
 endif()
 add_dependencies(atento_asan_torch atento_spm)
 target_link_libraries(atento_tests_asan_torch PRIVATE atento_asan_torch GTest::gtest

@@ -24,7 +24,7 @@ endforeach()
 
 # A test tool: the largest difference between two weights files (e2e_distributed.sh).
 add_executable(atento_weights_diff tests/tools/weights_diff.cpp)
-target_link_libraries(atento_weights_diff PRIVATE atento_model)
+target_link_libraries(atento_weights_diff PRIVATE atento_model_dir)
 target_precompile_headers(atento_weights_diff REUSE_FROM atento_pch)
 # An experiment tool: a clean corpus plus synthetic noise (scripts/noisy_corpus_experiment.sh).
 add_executable(atento_make_noisy tests/tools/make_noisy.cpp)

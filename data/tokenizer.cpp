@@ -17,15 +17,6 @@ std::string in_dir(const std::string& dir, const char* name) {
   return (fs::path(dir) / name).string();
 }
 
-// The files each tokenizer kind keeps in a model directory.
-std::vector<std::string> tokenizer_files(const std::string& dir, const TokenizerOptions& options) {
-  if (options.kind == TokenizerKind::kWords) {
-    return {in_dir(dir, "vocab.en.txt"), in_dir(dir, "vocab.es.txt")};
-  }
-  if (options.shared) return {in_dir(dir, "spm.shared.model")};
-  return {in_dir(dir, "spm.en.model"), in_dir(dir, "spm.es.model")};
-}
-
 // "<dir>/spm.en.model" → "<dir>/spm.en", the prefix SentencePiece's trainer wants.
 std::string model_prefix(const std::string& model_path) {
   return model_path.substr(0, model_path.size() - std::string(".model").size());
@@ -144,6 +135,14 @@ Vocabularies load_vocabularies(const std::string& dir, const TokenizerOptions& o
   auto src = SentencePieceTokenizer::load(files[0]);
   auto tgt = SentencePieceTokenizer::load(files[1]);
   return Vocabularies(std::move(src), std::move(tgt), options);
+}
+
+std::vector<std::string> tokenizer_files(const std::string& dir, const TokenizerOptions& options) {
+  if (options.kind == TokenizerKind::kWords) {
+    return {in_dir(dir, "vocab.en.txt"), in_dir(dir, "vocab.es.txt")};
+  }
+  if (options.shared) return {in_dir(dir, "spm.shared.model")};
+  return {in_dir(dir, "spm.en.model"), in_dir(dir, "spm.es.model")};
 }
 
 bool vocabularies_exist(const std::string& dir, const TokenizerOptions& options) {

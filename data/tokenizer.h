@@ -74,6 +74,9 @@ Vocabularies train_vocabularies(const std::vector<Pair>& train, const TokenizerO
 /// or unreadable file.
 Vocabularies load_vocabularies(const std::string& dir, const TokenizerOptions& options);
 
+/// The files train_vocabularies writes into `dir` for `options` (and load_vocabularies reads).
+std::vector<std::string> tokenizer_files(const std::string& dir, const TokenizerOptions& options);
+
 /// True when `dir` holds tokenizer files for `options`.
 bool vocabularies_exist(const std::string& dir, const TokenizerOptions& options);
 

@@ -54,6 +54,12 @@ std::size_t first_invalid_utf8(std::string_view text) {
   return std::string_view::npos;
 }
 
+std::size_t utf8_length(std::string_view text) {
+  std::size_t n = 0;
+  for (char c : text) n += (static_cast<unsigned char>(c) & 0xC0) != 0x80 ? 1 : 0;
+  return n;
+}
+
 bool is_valid_utf8(std::string_view text) {
   return first_invalid_utf8(text) == std::string_view::npos;
 }

@@ -26,6 +26,9 @@ std::size_t first_invalid_utf8(std::string_view text);
 /// True when `text` is well-formed UTF-8.
 bool is_valid_utf8(std::string_view text);
 
+/// Code points in `text` (valid UTF-8): the bytes that are not continuation bytes.
+std::size_t utf8_length(std::string_view text);
+
 /// Appends the UTF-8 encoding of code point `c` (≤ U+10FFFF) to `out`.
 void append_utf8(std::string& out, char32_t c);
 

@@ -21,9 +21,9 @@ pairs=$model/test.tsv
 # Distinct English sources in first-occurrence order, as atento-eval expects translations.
 awk -F'\t' '!seen[$1]++ {print $1}' "$pairs" >"$out/test.en"
 apertium -u eng-spa <"$out/test.en" >"$out/apertium.es"
-build/atento-eval --model "$model" --pairs "$pairs" --json --hyps "$out/atento.es" "${eval_flags[@]}" \
+build/atento-eval --model "$model" --pairs "$pairs" --json --output "$out/atento.es" "${eval_flags[@]}" \
   >"$out/atento.json"
-build/atento-eval --model "$model" --pairs "$pairs" --json --translations "$out/apertium.es" "${eval_flags[@]}" \
+build/atento-eval --model "$model" --pairs "$pairs" --json --hyps "$out/apertium.es" "${eval_flags[@]}" \
   >"$out/apertium.json"
 # The subsets (atento-eval): unseen = the English source never occurs in the model's train.tsv;
 # new_rare / new_long = neither side occurs in training and the source holds a word seen at most

@@ -20,7 +20,7 @@ eval_json() {  # eval_json NAME PAIRS FLAGS...
   build/atento-eval --model "$model" --pairs "$pairs" --json "${eval_flags[@]}" "$@" \
     >"$out/$name.json" 2>"$out/$name.err"
 }
-eval_json sentences "$out/sentences.tsv" --hyps "$out/sentences.es"
+eval_json sentences "$out/sentences.tsv" --output "$out/sentences.es"
 # The sentences' own translations, joined as their paragraphs are.
 python3 - "$out/sentences.es" "$out/sizes.txt" "$out/joined.es" <<'PY'
 import sys
@@ -30,8 +30,8 @@ for n in map(int, open(sys.argv[2])):
     out.write(" ".join(h for h in hyps[i:i + n] if h) + "\n")
     i += n
 PY
-eval_json joined "$out/paragraphs.tsv" --translations "$out/joined.es"
-eval_json paragraphs "$out/paragraphs.tsv" --hyps "$out/paragraphs.es"
+eval_json joined "$out/paragraphs.tsv" --hyps "$out/joined.es"
+eval_json paragraphs "$out/paragraphs.tsv" --output "$out/paragraphs.es"
 eval_json paragraphs_whole "$out/paragraphs.tsv" --no-split
 cut -f1 "$out/paragraphs.tsv" >"$out/paragraphs.en"
 build/atento-translate --model "$model" --input "$out/paragraphs.en" --output /dev/null \

@@ -47,7 +47,7 @@ build/atento-translate --model "$out" --input "$examples" --output runs/examples
 paste "$examples" runs/examples.es.txt | sed 's/\t/  →  /'
 
 echo "== evaluate ($out/test.tsv)"
-build/atento-eval --model "$out" --pairs "$out/test.tsv" --hyps "$out/test.hyp.es.txt" \
+build/atento-eval --model "$out" --pairs "$out/test.tsv" --output "$out/test.hyp.es.txt" \
   | tee "$out/eval.txt"
 
 echo

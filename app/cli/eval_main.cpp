@@ -1,35 +1,73 @@
-// atento-eval: next-word accuracy, loss, BLEU and chrF of a trained model.
+// atento-eval: next-word accuracy, loss, BLEU and chrF of a trained model, or BLEU and chrF of
+// a translation file without a model; signatures, per-sentence scores, paired bootstrap.
 #include "app/cli/cli.h"
 #include "app/eval/evaluator.h"
 
 int main(int argc, char** argv) {
   return atento::guarded_main([&] {
-    CLI::App app{"Evaluate a trained Atento model on English<TAB>Spanish pairs.", "atento-eval"};
+    CLI::App app{
+        "Evaluate a trained Atento model on English<TAB>Spanish pairs, or score "
+        "translations against references without a model.",
+        "atento-eval"};
     atento::EvalArgs args;
-    app.add_option("--model", args.model_dir, "Model directory written by atento-train")
-        ->required()
-        ->check(CLI::ExistingDirectory);
-    app.add_option("--pairs", args.pairs, "Evaluation pairs (TSV)")->required();
+    auto* model = app.add_option("--model", args.model_dir,
+                                 "Model directory written by atento-train (with --pairs)")
+                      ->check(CLI::ExistingDirectory);
+    auto* pairs = app.add_option("--pairs", args.pairs, "Evaluation pairs (TSV); needs --model");
+    model->needs(pairs);
+    pairs->needs(model);
+    auto* hyps = app.add_option("--hyps", args.hyps,
+                                "Translations to score: with --model, one per distinct source "
+                                "(as --output writes them) instead of the model's; else "
+                                "against --refs")
+                     ->check(CLI::ExistingFile);
+    app.add_option("--refs", args.refs, "Reference file(s), line by line with --hyps (no model)")
+        ->check(CLI::ExistingFile)
+        ->excludes(model)
+        ->needs(hyps);
     app.add_flag("--json", args.json, "Print one JSON object instead of a table");
-    app.add_option("--beam", args.beam, "Beam width for BLEU/chrF (1 = greedy)")
-        ->check(atento::integer_range(1, 256));
-    app.add_option("--batch-size", args.batch_size,
-                   "Decoder rows per batch when translating (sentences x beam)")
-        ->check(atento::integer_range(1, 1 << 20));
-    app.add_option("--hyps", args.hyps_out, "Also write the translations to this file");
-    app.add_option("--translations", args.translations,
-                   "Score these translations (one per distinct source, as --hyps writes) "
-                   "instead of the model's")
-        ->check(CLI::ExistingFile);
-    app.add_flag("--no-split", args.no_split,
-                 "Translate each source whole instead of sentence by sentence");
-    app.add_flag("--no-translate", args.no_translate,
-                 "Only the teacher-forced figures (skip BLEU/chrF)");
-    app.add_option("--device", args.device, "cpu, cuda or cuda:N (default: translate.device)")
-        ->check(atento::device_name());
-    app.add_option("--threads", args.threads, "CPU threads (0 = all cores)")
-        ->check(atento::integer_range(0, 1024));
-    app.add_option("--set", args.overrides, "Override a translate.* setting: translate.key=value");
+    app.add_option("--chrf-word-order", args.scores.chrf.word_order,
+                   "Word n-gram order of chrF (2 = chrF++; default 0 = chrF)")
+        ->check(atento::integer_range(0, 4));
+    auto* per_sentence = app.add_option("--per-sentence", args.scores.per_sentence,
+                                        "Write sentence BLEU<TAB>chrF, one line per sentence");
+    auto* paired = app.add_option("--paired-bs", args.scores.paired_bs,
+                                  "Compare these translations (OTHER_HYPS) with the scored "
+                                  "ones by paired bootstrap resampling")
+                       ->check(CLI::ExistingFile);
+    app.add_option("--paired-bs-n", args.scores.bootstrap.resamples,
+                   "Bootstrap resamples (default 1000)")
+        ->check(atento::integer_range(1, 1000000))
+        ->needs(paired);
+    app.add_option("--bs-seed", args.scores.bootstrap.seed,
+                   "Seed of the bootstrap draws (default 12345, as sacreBLEU)")
+        ->check(atento::integer_range(0))
+        ->needs(paired);
+    // Flags that only make sense when a model translates.
+    auto model_only = [&](CLI::Option* option) { option->needs(model); };
+    model_only(app.add_option("--beam", args.beam, "Beam width for BLEU/chrF (1 = greedy)")
+                   ->check(atento::integer_range(1, 256)));
+    model_only(app.add_option("--batch-size", args.batch_size,
+                              "Decoder rows per batch when translating (sentences x beam)")
+                   ->check(atento::integer_range(1, 1 << 20)));
+    model_only(app.add_option("--output", args.output,
+                              "Also write the model's translations to this file (one per "
+                              "distinct source)")
+                   ->excludes(hyps));
+    model_only(app.add_flag("--no-split", args.no_split,
+                            "Translate each source whole instead of sentence by sentence"));
+    model_only(app.add_flag("--no-translate", args.no_translate,
+                            "Only the teacher-forced figures (skip BLEU/chrF)")
+                   ->excludes(hyps)
+                   ->excludes(per_sentence)
+                   ->excludes(paired));
+    model_only(
+        app.add_option("--device", args.device, "cpu, cuda or cuda:N (default: translate.device)")
+            ->check(atento::device_name()));
+    model_only(app.add_option("--threads", args.threads, "CPU threads (0 = all cores)")
+                   ->check(atento::integer_range(0, 1024)));
+    model_only(app.add_option("--set", args.overrides,
+                              "Override a translate.* setting: translate.key=value"));
     if (int code = atento::parse_command_line(app, argc, argv); code >= 0) return code;
     return atento::run_evaluation(args);
   });

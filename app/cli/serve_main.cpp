@@ -62,6 +62,20 @@ int main(int argc, char** argv) {
                    "Seconds a client may stay silent while sending a request")
         ->capture_default_str()
         ->check(CLI::Range(1, 3600));
+    app.add_option("--cors-origin", args.cors_origins,
+                   "Origin whose web pages may call the API (repeatable; * = any; default: none)")
+        ->allow_extra_args(false);
+    app.add_option("--api-keys", args.api_keys_file,
+                   "File of API keys, one per line (# comments): translating requests need one")
+        ->check(CLI::ExistingFile);
+    app.add_option("--req-limit", args.req_limit,
+                   "Most translating requests per client (IP) per minute (0 = no limit)")
+        ->capture_default_str()
+        ->check(CLI::Range(0, 1000000000));
+    app.add_option("--access-log", args.access_log,
+                   "File the access log is appended to (- = stderr)")
+        ->capture_default_str();
+    app.add_flag("--no-access-log", args.no_access_log, "Write no access log");
     if (int code = atento::parse_command_line(app, argc, argv); code >= 0) return code;
     return atento::run_server(args);
   });

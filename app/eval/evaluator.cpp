@@ -4,7 +4,6 @@
 
 #include <cmath>
 #include <cstdio>
-#include <fstream>
 #include <iostream>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -13,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "app/common/config.h"
 #include "app/common/files.h"
 #include "app/common/overrides.h"
 #include "app/common/runtime.h"
@@ -70,7 +70,8 @@ void add_short_shares(EvalFigures& f, const TrainingProfile& profile,
 /// source is one of its references.
 EvalFigures evaluate_pairs(TrainedModel& trained, const std::vector<data::Pair>& pairs,
                            const std::map<std::string, std::string>& translations,
-                           const TrainingProfile* profile, int64_t batch_tokens) {
+                           const TrainingProfile* profile, int64_t batch_tokens,
+                           const ChrfOptions& chrf) {
   EvalFigures f;
   f.pairs = static_cast<int64_t>(pairs.size());
   if (pairs.empty()) return f;
@@ -92,7 +93,7 @@ EvalFigures evaluate_pairs(TrainedModel& trained, const std::vector<data::Pair>&
   }
   f.sources = static_cast<int64_t>(order.size());
   f.bleu = corpus_bleu(hyps, refsets).score;
-  f.chrf = corpus_chrf(hyps, refsets);
+  f.chrf = corpus_chrf(hyps, refsets, chrf);
   if (profile != nullptr) add_short_shares(f, *profile, pairs, order, hyps);
   return f;
 }
@@ -139,16 +140,14 @@ std::vector<std::string> distinct_sources(const std::vector<data::Pair>& pairs) 
   return order;
 }
 
-/// --translations: one line per distinct source, checked against their number.
+/// --hyps with a model: one line per distinct source, checked against their number.
 std::vector<std::string> read_translations(const EvalArgs& args, size_t sources) {
-  std::vector<std::string> texts;
-  std::ifstream in(args.translations);
-  if (!in) throw std::runtime_error(args.translations + ": cannot read translations");
-  for (std::string line; std::getline(in, line);) texts.push_back(line);
+  auto texts = read_hypotheses(args.hyps);
   if (texts.size() != sources) {
-    throw std::runtime_error(args.translations + ": " + std::to_string(texts.size()) +
-                             " lines, but " + args.pairs + " has " + std::to_string(sources) +
-                             " distinct English sources");
+    throw std::runtime_error(args.hyps + " has " + std::to_string(texts.size()) + " lines but " +
+                             args.pairs + " has " + std::to_string(sources) +
+                             " distinct English sources; --hyps needs one line for each, in "
+                             "first-occurrence order (as --output writes them)");
   }
   return texts;
 }
@@ -161,20 +160,35 @@ std::vector<std::string> model_translations(TrainedModel& trained,
   return translate_texts(trained, order, search);
 }
 
-/// One translation per distinct source (read or made), also written to --hyps when given.
-std::map<std::string, std::string> translate_once(const EvalArgs& args, TrainedModel& trained,
-                                                  const std::vector<data::Pair>& pairs) {
-  auto order = distinct_sources(pairs);
-  auto texts = args.translations.empty() ? model_translations(trained, order)
-                                         : read_translations(args, order.size());
-  if (!args.hyps_out.empty()) {
+/// One translation per distinct source, in first-occurrence order.
+struct Translations {
+  std::vector<std::string> sources;
+  std::vector<std::string> texts;
+};
+
+/// The model's translations (also written to --output when given), or --hyps.
+Translations translate_once(const EvalArgs& args, TrainedModel& trained,
+                            const std::vector<data::Pair>& pairs) {
+  Translations t;
+  t.sources = distinct_sources(pairs);
+  t.texts = args.hyps.empty() ? model_translations(trained, t.sources)
+                              : read_translations(args, t.sources.size());
+  if (!args.output.empty()) {
     std::string lines;
-    for (const auto& text : texts) lines += text + "\n";
-    data::write_file_atomically(args.hyps_out, lines);
+    for (const auto& text : t.texts) lines += text + "\n";
+    data::write_file_atomically(args.output, lines);
   }
-  std::map<std::string, std::string> translations;
-  for (size_t i = 0; i < order.size(); ++i) translations[order[i]] = std::move(texts[i]);
-  return translations;
+  return t;
+}
+
+/// The references of each source: every Spanish side that shares it.
+std::vector<std::vector<std::string>> references_of(const std::vector<data::Pair>& pairs,
+                                                    const std::vector<std::string>& sources) {
+  std::map<std::string, std::vector<std::string>> refs;
+  for (const auto& p : pairs) refs[p.src].push_back(p.tgt);
+  std::vector<std::vector<std::string>> out;
+  for (const auto& src : sources) out.push_back(refs[src]);
+  return out;
 }
 
 /// The figures of every pair and of each subset (eval_subsets.h).
@@ -182,6 +196,7 @@ struct EvalResults {
   EvalFigures all;
   std::vector<std::pair<Subset, EvalFigures>> subsets;  ///< empty without train.tsv
   int64_t skipped_lines = 0;
+  std::optional<ScoreReport> scores;  ///< signatures, comparison; none with --no-translate
 };
 
 void print_results(const EvalArgs& args, const TrainedModel& trained, const EvalResults& r) {
@@ -194,38 +209,88 @@ void print_results(const EvalArgs& args, const TrainedModel& trained, const Eval
     for (Subset subset : kSubsets) out[subset_name(subset)] = nullptr;
     for (const auto& [subset, figures] : r.subsets) out[subset_name(subset)] = to_json(figures);
     out["skipped_lines"] = r.skipped_lines;
+    if (r.scores) add_to_json(*r.scores, out);
     std::cout << out.dump() << std::endl;
   } else {
     std::printf("model %s (%s tokens; weights %s)\n", args.model_dir.c_str(),
                 words ? "word" : "subword", trained.weights.c_str());
     print_table("all", r.all);
     for (const auto& [subset, figures] : r.subsets) print_table(subset_name(subset), figures);
+    if (r.scores) print_report(*r.scores);
   }
 }
 
 /// Scores every pair, then each subset of them.
 EvalResults evaluate_all(TrainedModel& trained, const std::vector<data::Pair>& pairs,
                          const std::map<std::string, std::string>& translations,
-                         const std::optional<TrainingProfile>& profile) {
+                         const std::optional<TrainingProfile>& profile, const ChrfOptions& chrf) {
   const TrainingProfile* known = profile ? &*profile : nullptr;
   int64_t batch_tokens = std::max<int64_t>(trained.config.train.batch_tokens, 4096);
   EvalResults results;
-  results.all = evaluate_pairs(trained, pairs, translations, known, batch_tokens);
+  results.all = evaluate_pairs(trained, pairs, translations, known, batch_tokens, chrf);
   if (!known) return results;
   for (Subset subset : kSubsets) {
     std::vector<data::Pair> kept;
     for (const auto& p : pairs) {
       if (in_subset(*known, p, subset)) kept.push_back(p);
     }
-    results.subsets.emplace_back(subset,
-                                 evaluate_pairs(trained, kept, translations, known, batch_tokens));
+    results.subsets.emplace_back(
+        subset, evaluate_pairs(trained, kept, translations, known, batch_tokens, chrf));
   }
   return results;
+}
+
+/// --refs: one reference set per line, as many references as files (empty lines are no
+/// reference, as sacreBLEU's padding); each file must match --hyps line for line.
+std::vector<std::vector<std::string>> read_reference_sets(const EvalArgs& args, size_t lines) {
+  std::vector<std::vector<std::string>> sets(lines);
+  for (const auto& path : args.refs) {
+    auto refs = data::read_lines(path);
+    if (refs.size() != lines) {
+      throw std::runtime_error(args.hyps + " has " + std::to_string(lines) + " lines but " + path +
+                               " has " + std::to_string(refs.size()) +
+                               "; --hyps and --refs must match line for line");
+    }
+    for (size_t i = 0; i < lines; ++i) sets[i].push_back(std::move(refs[i]));
+  }
+  for (size_t i = 0; i < lines; ++i) {
+    bool any = false;
+    for (const auto& ref : sets[i]) any = any || !ref.empty();
+    if (!any) {
+      throw std::runtime_error(args.refs.front() + ":" + std::to_string(i + 1) +
+                               ": empty reference (every line of --hyps needs one)");
+    }
+  }
+  return sets;
+}
+
+/// Without a model: --hyps against --refs.
+int score_files(const EvalArgs& args) {
+  if (args.hyps.empty() || args.refs.empty()) {
+    throw ConfigError(
+        "nothing to evaluate: give --model DIR --pairs FILE, or --hyps FILE "
+        "--refs FILE to score translations without a model");
+  }
+  const auto hyps = read_hypotheses(args.hyps);
+  const auto refs = read_reference_sets(args, hyps.size());
+  if (hyps.empty()) throw std::runtime_error(args.hyps + ": no lines to score");
+  const ScoreReport report = score_translations(hyps, refs, args.hyps, args.scores);
+  if (args.json) {
+    json out = {{"hyps", args.hyps}, {"refs", args.refs}, {"sentences", report.sentences}};
+    add_to_json(report, out);
+    std::cout << out.dump() << std::endl;
+  } else {
+    std::printf("hyps %s (%lld sentences)\n", args.hyps.c_str(),
+                static_cast<long long>(report.sentences));
+    print_report(report);
+  }
+  return kExitOk;
 }
 
 }  // namespace
 
 int run_evaluation(const EvalArgs& args) {
+  if (args.model_dir.empty()) return score_files(args);
   TranslateFlags flags;
   flags.beam = args.beam;
   flags.batch_size = args.batch_size;
@@ -239,9 +304,18 @@ int run_evaluation(const EvalArgs& args) {
   // Figures on the subsets unlike training measure generalisation (eval_subsets.h).
   auto profile = training_profile(args, trained);
   std::map<std::string, std::string> translations;
-  if (!args.no_translate) translations = translate_once(args, trained, pairs);
-  EvalResults results = evaluate_all(trained, pairs, translations, profile);
+  Translations made;
+  if (!args.no_translate) {
+    made = translate_once(args, trained, pairs);
+    for (size_t i = 0; i < made.sources.size(); ++i) translations[made.sources[i]] = made.texts[i];
+  }
+  EvalResults results = evaluate_all(trained, pairs, translations, profile, args.scores.chrf);
   results.skipped_lines = report.skipped;
+  if (!args.no_translate && !pairs.empty()) {
+    const std::string name = args.hyps.empty() ? "model " + args.model_dir : args.hyps;
+    results.scores =
+        score_translations(made.texts, references_of(pairs, made.sources), name, args.scores);
+  }
   print_results(args, trained, results);
   return kExitOk;
 }

@@ -12,6 +12,11 @@ inline constexpr const char* kBestWeights = "model.pt";
 inline constexpr const char* kCheckpointWeights = "model.pt";
 /// In a checkpoint: the weight average (train.ema_decay), which validation judges.
 inline constexpr const char* kAverageWeights = "average.pt";
+/// In a release (app/model_dir/release.h): the weights, in the safetensors format.
+inline constexpr const char* kReleaseWeights = "model.safetensors";
+/// In a release: the model card and the checksums of every other file (sha256sum's format).
+inline constexpr const char* kModelCard = "MODEL.md";
+inline constexpr const char* kChecksums = "SHA256SUMS";
 inline constexpr const char* kBestInfo = "best.json";
 inline constexpr const char* kCheckpoints = "checkpoints";
 inline constexpr const char* kLatest = "latest";

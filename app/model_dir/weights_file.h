@@ -1,7 +1,8 @@
 #pragma once
 // Weights and optimizer state on disk: the application's one reader and writer of them. Writes
 // go through the one durable writer (data::write_file_atomically): a crash or power loss leaves
-// the old file or the new one. The format (bytes <-> tensors) is model/checkpoint.h's.
+// the old file or the new one. The format (bytes <-> tensors) is model/checkpoint.h's pickle,
+// or safetensors (app/model_dir/safetensors.h) for a path ending in ".safetensors".
 
 #include <torch/nn/module.h>
 #include <torch/optim/optimizer.h>

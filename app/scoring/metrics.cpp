@@ -17,8 +17,6 @@ namespace atento {
 namespace {
 
 constexpr int kBleuOrder = 4;
-constexpr int kChrfOrder = 6;
-constexpr double kChrfBeta = 2.0;
 
 // The code point at byte `i` of `s` into `*cp`; returns its length in bytes. A byte that starts
 // no well-formed sequence becomes U+DC00 + byte, one byte at a time, like Python's
@@ -172,37 +170,41 @@ std::string split_dash_after_digit(const std::string& s) {
   return out;
 }
 
-// Rejects inputs sacreBLEU would reject and returns, per segment, the references that count:
-// sacreBLEU drops "" references so that segments may have different numbers of references.
-std::vector<std::vector<const std::string*>> usable_references(
-    const char* caller, const std::vector<std::string>& hyps,
-    const std::vector<std::vector<std::string>>& refs) {
+// The references of one segment that count: sacreBLEU drops "" references so that segments
+// may have different numbers of references. Throws when none is left.
+std::vector<const std::string*> usable_references(const char* caller, std::size_t segment,
+                                                  const std::vector<std::string>& refs) {
+  std::vector<const std::string*> usable;
+  for (const std::string& ref : refs) {
+    if (!ref.empty()) usable.push_back(&ref);
+  }
+  if (usable.empty()) {
+    throw std::invalid_argument(std::string(caller) + ": hypothesis " + std::to_string(segment) +
+                                " has no reference (every segment needs at least one "
+                                "non-empty reference)");
+  }
+  return usable;
+}
+
+void check_aligned(const char* caller, const std::vector<std::string>& hyps,
+                   const std::vector<std::vector<std::string>>& refs) {
   if (hyps.size() != refs.size()) {
     throw std::invalid_argument(std::string(caller) + ": got " + std::to_string(hyps.size()) +
                                 " hypotheses but " + std::to_string(refs.size()) +
                                 " reference sets; they must be aligned one to one");
   }
-  std::vector<std::vector<const std::string*>> usable(refs.size());
-  for (std::size_t i = 0; i < refs.size(); ++i) {
-    for (const std::string& ref : refs[i]) {
-      if (!ref.empty()) usable[i].push_back(&ref);
-    }
-    if (usable[i].empty()) {
-      throw std::invalid_argument(std::string(caller) + ": hypothesis " + std::to_string(i) +
-                                  " has no reference (every segment needs at least one "
-                                  "non-empty reference)");
-    }
-  }
-  return usable;
+  // Every segment is checked before any is scored, so that the error names the first bad one.
+  for (std::size_t i = 0; i < refs.size(); ++i) usable_references(caller, i, refs[i]);
 }
 
-// Word n-grams of one order, keyed by the tokens joined with ' ' (tokens never contain
-// whitespace, so the key is unambiguous).
+// Word n-grams of orders 1..max_order, keyed by the tokens joined with ' ' (tokens never
+// contain whitespace, so the key is unambiguous).
 using WordNgramCounts = std::unordered_map<std::string, int64_t>;
 
-std::array<WordNgramCounts, kBleuOrder> count_word_ngrams(const std::vector<std::string>& tokens) {
-  std::array<WordNgramCounts, kBleuOrder> counts;
-  for (int n = 1; n <= kBleuOrder; ++n) {
+std::vector<WordNgramCounts> count_word_ngrams(const std::vector<std::string>& tokens,
+                                               int max_order) {
+  std::vector<WordNgramCounts> counts(max_order);
+  for (int n = 1; n <= max_order; ++n) {
     for (std::size_t i = 0; i + n <= tokens.size(); ++i) {
       std::string key = tokens[i];
       for (int k = 1; k < n; ++k) {
@@ -229,9 +231,38 @@ int64_t closest_reference_length(int64_t hyp_len, const std::vector<int64_t>& re
   return best_len;
 }
 
-// Per order: hypothesis n-grams, reference n-grams and matches, flattened as in sacreBLEU.
-using ChrfStats = std::array<int64_t, 3 * kChrfOrder>;
-using CharNgramCounts = std::unordered_map<std::u32string, int64_t>;
+// One segment's BLEU statistics against the references that count.
+BleuStats segment_bleu_stats(const std::string& hyp, const std::vector<const std::string*>& refs) {
+  // An n-gram may be credited up to the largest count it has in any single reference.
+  std::vector<WordNgramCounts> max_ref_counts(kBleuOrder);
+  std::vector<int64_t> ref_lens;
+  for (const std::string* ref : refs) {
+    const std::vector<std::string> tokens = tokenize_13a(rstrip_whitespace(*ref));
+    ref_lens.push_back(static_cast<int64_t>(tokens.size()));
+    const auto counts = count_word_ngrams(tokens, kBleuOrder);
+    for (int n = 0; n < kBleuOrder; ++n) {
+      for (const auto& entry : counts[n]) {
+        int64_t& slot = max_ref_counts[n][entry.first];
+        slot = std::max(slot, entry.second);
+      }
+    }
+  }
+  const std::vector<std::string> hyp_tokens = tokenize_13a(rstrip_whitespace(hyp));
+  BleuStats stats;
+  stats.sys_len = static_cast<int64_t>(hyp_tokens.size());
+  stats.ref_len = closest_reference_length(stats.sys_len, ref_lens);
+  const auto hyp_counts = count_word_ngrams(hyp_tokens, kBleuOrder);
+  for (int n = 0; n < kBleuOrder; ++n) {
+    for (const auto& entry : hyp_counts[n]) {
+      stats.total[n] += entry.second;
+      const auto found = max_ref_counts[n].find(entry.first);
+      if (found != max_ref_counts[n].end()) {
+        stats.correct[n] += std::min(entry.second, found->second);
+      }
+    }
+  }
+  return stats;
+}
 
 // chrF ignores whitespace entirely: it is removed before n-grams are taken, so n-grams span
 // word boundaries.
@@ -246,143 +277,123 @@ std::u32string code_points_without_whitespace(const std::string& s) {
   return out;
 }
 
-std::array<CharNgramCounts, kChrfOrder> count_char_ngrams(const std::u32string& chars) {
-  std::array<CharNgramCounts, kChrfOrder> counts;
-  for (int n = 1; n <= kChrfOrder; ++n) {
+using CharNgramCounts = std::unordered_map<std::u32string, int64_t>;
+
+std::vector<CharNgramCounts> count_char_ngrams(const std::u32string& chars, int max_order) {
+  std::vector<CharNgramCounts> counts(max_order);
+  for (int n = 1; n <= max_order; ++n) {
     for (std::size_t i = 0; i + n <= chars.size(); ++i) ++counts[n - 1][chars.substr(i, n)];
   }
   return counts;
 }
 
-ChrfStats chrf_match_stats(const std::array<CharNgramCounts, kChrfOrder>& hyp,
-                           const std::array<CharNgramCounts, kChrfOrder>& ref) {
-  ChrfStats stats{};
-  for (int n = 0; n < kChrfOrder; ++n) {
-    int64_t hyp_count = 0;
-    int64_t match_count = 0;
-    for (const auto& entry : hyp[n]) {
-      hyp_count += entry.second;
-      const auto found = ref[n].find(entry.first);
-      if (found != ref[n].end()) match_count += std::min(entry.second, found->second);
+// Python's string.punctuation: what chrF++ splits off the ends of words.
+bool is_ascii_punctuation(char c) {
+  return (c >= '!' && c <= '/') || (c >= ':' && c <= '@') || (c >= '[' && c <= '`') ||
+         (c >= '{' && c <= '~');
+}
+
+// chrF++'s words (sacreBLEU's _remove_punctuation, after Popović's chrF++.py): whitespace-split
+// words, with a punctuation mark at the end (or else at the start) of a word of two or more
+// characters split off as a word of its own. Only ASCII marks count, so checking bytes is
+// checking characters: a multi-byte character never ends or starts with an ASCII byte.
+std::vector<std::string> chrf_words(const std::string& s) {
+  std::vector<std::string> words;
+  for (std::string& w : split_on_whitespace(s)) {
+    if (w.size() > 1 && is_ascii_punctuation(w.back())) {
+      const char mark = w.back();
+      w.pop_back();
+      words.push_back(std::move(w));
+      words.emplace_back(1, mark);
+    } else if (w.size() > 1 && is_ascii_punctuation(w.front())) {
+      words.emplace_back(1, w.front());
+      words.push_back(w.substr(1));
+    } else {
+      words.push_back(std::move(w));
     }
-    int64_t ref_count = 0;
-    for (const auto& entry : ref[n]) ref_count += entry.second;
-    // sacreBLEU does not count hypothesis n-grams of an order the reference is too short to
-    // have; this keeps short references from dragging the corpus precision down.
-    stats[3 * n] = ref[n].empty() ? 0 : hyp_count;
-    stats[3 * n + 1] = ref_count;
-    stats[3 * n + 2] = match_count;
+  }
+  return words;
+}
+
+// The n-grams chrF compares: character orders, then word orders (chrF++).
+struct ChrfNgrams {
+  std::vector<CharNgramCounts> chars;
+  std::vector<WordNgramCounts> words;
+};
+
+ChrfNgrams chrf_ngrams(const std::string& s, const ChrfOptions& options) {
+  ChrfNgrams out;
+  out.chars = count_char_ngrams(code_points_without_whitespace(s), options.char_order);
+  if (options.word_order > 0) out.words = count_word_ngrams(chrf_words(s), options.word_order);
+  return out;
+}
+
+// Hypothesis n-grams, reference n-grams and matches of one order, appended to `stats`.
+template <typename Counts>
+void append_match_stats(const Counts& hyp, const Counts& ref, ChrfStats& stats) {
+  int64_t hyp_count = 0;
+  int64_t match_count = 0;
+  for (const auto& entry : hyp) {
+    hyp_count += entry.second;
+    const auto found = ref.find(entry.first);
+    if (found != ref.end()) match_count += std::min(entry.second, found->second);
+  }
+  int64_t ref_count = 0;
+  for (const auto& entry : ref) ref_count += entry.second;
+  // sacreBLEU does not count hypothesis n-grams of an order the reference is too short to
+  // have; this keeps short references from dragging the corpus precision down.
+  stats.push_back(ref.empty() ? 0 : hyp_count);
+  stats.push_back(ref_count);
+  stats.push_back(match_count);
+}
+
+ChrfStats chrf_match_stats(const ChrfNgrams& hyp, const ChrfNgrams& ref) {
+  ChrfStats stats;
+  stats.reserve(3 * (hyp.chars.size() + hyp.words.size()));
+  for (std::size_t n = 0; n < hyp.chars.size(); ++n) {
+    append_match_stats(hyp.chars[n], ref.chars[n], stats);
+  }
+  for (std::size_t n = 0; n < hyp.words.size(); ++n) {
+    append_match_stats(hyp.words[n], ref.words[n], stats);
   }
   return stats;
 }
 
-// chrF from summed statistics. Precision and recall are averaged over the "effective" orders
-// only (both sides have n-grams of that order), as sacreBLEU does without eps smoothing. The
-// arithmetic follows sacreBLEU's operation order so that equal-score reference ties resolve
-// identically.
-double chrf_from_stats(const ChrfStats& stats) {
-  const double factor = kChrfBeta * kChrfBeta;
-  double avg_prec = 0.0;
-  double avg_rec = 0.0;
-  int effective_order = 0;
-  for (int n = 0; n < kChrfOrder; ++n) {
-    const int64_t n_hyp = stats[3 * n];
-    const int64_t n_ref = stats[3 * n + 1];
-    const int64_t n_match = stats[3 * n + 2];
-    if (n_hyp > 0 && n_ref > 0) {
-      avg_prec += static_cast<double>(n_match) / static_cast<double>(n_hyp);
-      avg_rec += static_cast<double>(n_match) / static_cast<double>(n_ref);
-      ++effective_order;
-    }
-  }
-  if (effective_order == 0) return 0.0;
-  avg_prec /= effective_order;
-  avg_rec /= effective_order;
-  if (avg_prec + avg_rec == 0.0) return 0.0;
-  double score = (1.0 + factor) * avg_prec * avg_rec;
-  score /= (factor * avg_prec) + avg_rec;
-  return 100.0 * score;
-}
-
-// Clipped n-gram matches and n-gram totals per order, and the two lengths, over the corpus.
-struct BleuStats {
-  std::array<int64_t, kBleuOrder> correct{};
-  std::array<int64_t, kBleuOrder> total{};
-  int64_t sys_len = 0;
-  int64_t ref_len = 0;
-};
-
-// Adds one hypothesis scored against its references.
-void add_sentence_stats(const std::string& hyp, const std::vector<const std::string*>& refs,
-                        BleuStats& stats) {
-  // An n-gram may be credited up to the largest count it has in any single reference.
-  std::array<WordNgramCounts, kBleuOrder> max_ref_counts;
-  std::vector<int64_t> ref_lens;
+// One segment's chrF statistics against the best of the references that count.
+ChrfStats segment_chrf_stats(const std::string& hyp, const std::vector<const std::string*>& refs,
+                             const ChrfOptions& options) {
+  const ChrfNgrams hyp_ngrams = chrf_ngrams(hyp, options);
+  // Keep the first reference with the strictly best sentence score, as sacreBLEU does.
+  ChrfStats best;
+  double best_score = -1.0;
   for (const std::string* ref : refs) {
-    const std::vector<std::string> tokens = tokenize_13a(rstrip_whitespace(*ref));
-    ref_lens.push_back(static_cast<int64_t>(tokens.size()));
-    const auto counts = count_word_ngrams(tokens);
-    for (int n = 0; n < kBleuOrder; ++n) {
-      for (const auto& entry : counts[n]) {
-        int64_t& slot = max_ref_counts[n][entry.first];
-        slot = std::max(slot, entry.second);
-      }
+    ChrfStats stats = chrf_match_stats(hyp_ngrams, chrf_ngrams(*ref, options));
+    const double score = chrf_from_stats(stats, options);
+    if (score > best_score) {
+      best_score = score;
+      best = std::move(stats);
     }
   }
-  const std::vector<std::string> hyp_tokens = tokenize_13a(rstrip_whitespace(hyp));
-  const int64_t hyp_len = static_cast<int64_t>(hyp_tokens.size());
-  stats.sys_len += hyp_len;
-  stats.ref_len += closest_reference_length(hyp_len, ref_lens);
-  const auto hyp_counts = count_word_ngrams(hyp_tokens);
-  for (int n = 0; n < kBleuOrder; ++n) {
-    for (const auto& entry : hyp_counts[n]) {
-      stats.total[n] += entry.second;
-      const auto found = max_ref_counts[n].find(entry.first);
-      if (found != max_ref_counts[n].end()) {
-        stats.correct[n] += std::min(entry.second, found->second);
-      }
-    }
-  }
+  return best;
 }
 
-BleuResult bleu_from_stats(const BleuStats& stats) {
-  BleuResult result{};
-  result.hyp_len = stats.sys_len;
-  result.ref_len = stats.ref_len;
-  result.precisions.fill(0.0);
-  result.brevity_penalty = 1.0;
-  if (stats.sys_len < stats.ref_len) {
-    result.brevity_penalty = stats.sys_len > 0
-                                 ? std::exp(1.0 - static_cast<double>(stats.ref_len) /
-                                                      static_cast<double>(stats.sys_len))
-                                 : 0.0;
+void check_chrf_options(const ChrfOptions& options) {
+  if (options.char_order < 1 || options.word_order < 0 || options.beta < 1) {
+    throw std::invalid_argument("chrF: needs char_order >= 1, word_order >= 0 and beta >= 1");
   }
-  result.score = 0.0;
-  // Without a single matching n-gram sacreBLEU reports 0 rather than a smoothed score.
-  bool any_correct = false;
-  for (int64_t c : stats.correct) any_correct = any_correct || c > 0;
-  if (!any_correct) return result;
-  // 'exp' smoothing (mteval-v13a): the k-th order with no match gets precision 1 / (2^k total).
-  double smooth = 1.0;
-  for (int n = 0; n < kBleuOrder; ++n) {
-    // Too few hypothesis tokens for this order: sacreBLEU leaves this and the higher
-    // precisions at 0, which makes the geometric mean, and the score, 0.
-    if (stats.total[n] == 0) return result;
-    const auto total = static_cast<double>(stats.total[n]);
-    if (stats.correct[n] == 0) {
-      smooth *= 2.0;
-      result.precisions[n] = 100.0 / (smooth * total);
-    } else {
-      result.precisions[n] = 100.0 * static_cast<double>(stats.correct[n]) / total;
-    }
-  }
-  double log_sum = 0.0;
-  for (double p : result.precisions) log_sum += std::log(p);
-  result.score = result.brevity_penalty * std::exp(log_sum / kBleuOrder);
-  return result;
 }
 
 }  // namespace
+
+BleuStats& BleuStats::operator+=(const BleuStats& other) {
+  for (int n = 0; n < kBleuOrder; ++n) {
+    correct[n] += other.correct[n];
+    total[n] += other.total[n];
+  }
+  sys_len += other.sys_len;
+  ref_len += other.ref_len;
+  return *this;
+}
 
 std::vector<std::string> tokenize_13a(const std::string& line) {
   std::string s = replace_all(line, "<skipped>", "");
@@ -403,35 +414,116 @@ std::vector<std::string> tokenize_13a(const std::string& line) {
   return split_on_whitespace(s);
 }
 
+BleuStats bleu_stats(const std::string& hyp, const std::vector<std::string>& refs) {
+  return segment_bleu_stats(hyp, usable_references("bleu_stats", 0, refs));
+}
+
+BleuResult bleu_from_stats(const BleuStats& stats, BleuOrders orders) {
+  BleuResult result{};
+  result.hyp_len = stats.sys_len;
+  result.ref_len = stats.ref_len;
+  result.precisions.fill(0.0);
+  result.brevity_penalty = 1.0;
+  if (stats.sys_len < stats.ref_len) {
+    result.brevity_penalty = stats.sys_len > 0
+                                 ? std::exp(1.0 - static_cast<double>(stats.ref_len) /
+                                                      static_cast<double>(stats.sys_len))
+                                 : 0.0;
+  }
+  result.score = 0.0;
+  // Without a single matching n-gram sacreBLEU reports 0 rather than a smoothed score.
+  bool any_correct = false;
+  for (int64_t c : stats.correct) any_correct = any_correct || c > 0;
+  if (!any_correct) return result;
+  // 'exp' smoothing (mteval-v13a): the k-th order with no match gets precision 1 / (2^k total).
+  double smooth = 1.0;
+  int used_orders = 0;
+  for (int n = 0; n < kBleuOrder; ++n) {
+    // Too few hypothesis tokens for this order. With all orders, sacreBLEU leaves this and the
+    // higher precisions at 0, which makes the geometric mean, and the score, 0; with the
+    // effective order the mean stops at the orders seen so far.
+    if (stats.total[n] == 0) {
+      if (orders == BleuOrders::kAll) return result;
+      break;
+    }
+    const auto total = static_cast<double>(stats.total[n]);
+    if (stats.correct[n] == 0) {
+      smooth *= 2.0;
+      result.precisions[n] = 100.0 / (smooth * total);
+    } else {
+      result.precisions[n] = 100.0 * static_cast<double>(stats.correct[n]) / total;
+    }
+    ++used_orders;
+  }
+  double log_sum = 0.0;
+  for (int n = 0; n < used_orders; ++n) log_sum += std::log(result.precisions[n]);
+  result.score = result.brevity_penalty * std::exp(log_sum / used_orders);
+  return result;
+}
+
 BleuResult corpus_bleu(const std::vector<std::string>& hyps,
                        const std::vector<std::vector<std::string>>& refs) {
-  const auto usable = usable_references("corpus_bleu", hyps, refs);
+  check_aligned("corpus_bleu", hyps, refs);
   BleuStats stats;
-  for (std::size_t i = 0; i < hyps.size(); ++i) add_sentence_stats(hyps[i], usable[i], stats);
+  for (std::size_t i = 0; i < hyps.size(); ++i) {
+    stats += segment_bleu_stats(hyps[i], usable_references("corpus_bleu", i, refs[i]));
+  }
   return bleu_from_stats(stats);
 }
 
-double corpus_chrf(const std::vector<std::string>& hyps,
-                   const std::vector<std::vector<std::string>>& refs) {
-  const auto usable = usable_references("corpus_chrf", hyps, refs);
-  ChrfStats corpus{};
-  for (std::size_t i = 0; i < hyps.size(); ++i) {
-    const auto hyp_ngrams = count_char_ngrams(code_points_without_whitespace(hyps[i]));
-    // Keep the first reference with the strictly best sentence score, as sacreBLEU does.
-    ChrfStats best{};
-    double best_score = -1.0;
-    for (const std::string* ref : usable[i]) {
-      const ChrfStats stats =
-          chrf_match_stats(hyp_ngrams, count_char_ngrams(code_points_without_whitespace(*ref)));
-      const double score = chrf_from_stats(stats);
-      if (score > best_score) {
-        best_score = score;
-        best = stats;
-      }
+double sentence_bleu(const std::string& hyp, const std::vector<std::string>& refs) {
+  return bleu_from_stats(bleu_stats(hyp, refs), BleuOrders::kEffective).score;
+}
+
+ChrfStats chrf_stats(const std::string& hyp, const std::vector<std::string>& refs,
+                     const ChrfOptions& options) {
+  check_chrf_options(options);
+  return segment_chrf_stats(hyp, usable_references("chrf_stats", 0, refs), options);
+}
+
+// Precision and recall are averaged over the "effective" orders only (both sides have n-grams
+// of that order), as sacreBLEU does without eps smoothing. The arithmetic follows sacreBLEU's
+// operation order so that equal-score reference ties resolve identically.
+double chrf_from_stats(const ChrfStats& stats, const ChrfOptions& options) {
+  const double factor = static_cast<double>(options.beta) * options.beta;
+  double avg_prec = 0.0;
+  double avg_rec = 0.0;
+  int effective_order = 0;
+  for (std::size_t k = 0; k + 2 < stats.size(); k += 3) {
+    const int64_t n_hyp = stats[k];
+    const int64_t n_ref = stats[k + 1];
+    const int64_t n_match = stats[k + 2];
+    if (n_hyp > 0 && n_ref > 0) {
+      avg_prec += static_cast<double>(n_match) / static_cast<double>(n_hyp);
+      avg_rec += static_cast<double>(n_match) / static_cast<double>(n_ref);
+      ++effective_order;
     }
+  }
+  if (effective_order == 0) return 0.0;
+  avg_prec /= effective_order;
+  avg_rec /= effective_order;
+  if (avg_prec + avg_rec == 0.0) return 0.0;
+  double score = (1.0 + factor) * avg_prec * avg_rec;
+  score /= (factor * avg_prec) + avg_rec;
+  return 100.0 * score;
+}
+
+double corpus_chrf(const std::vector<std::string>& hyps,
+                   const std::vector<std::vector<std::string>>& refs, const ChrfOptions& options) {
+  check_chrf_options(options);
+  check_aligned("corpus_chrf", hyps, refs);
+  ChrfStats corpus(3 * static_cast<std::size_t>(options.char_order + options.word_order), 0);
+  for (std::size_t i = 0; i < hyps.size(); ++i) {
+    const ChrfStats best =
+        segment_chrf_stats(hyps[i], usable_references("corpus_chrf", i, refs[i]), options);
     for (std::size_t k = 0; k < corpus.size(); ++k) corpus[k] += best[k];
   }
-  return chrf_from_stats(corpus);
+  return chrf_from_stats(corpus, options);
+}
+
+double sentence_chrf(const std::string& hyp, const std::vector<std::string>& refs,
+                     const ChrfOptions& options) {
+  return chrf_from_stats(chrf_stats(hyp, refs, options), options);
 }
 
 }  // namespace atento

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdio>
 #include <map>
 #include <nlohmann/json.hpp>
 
@@ -56,12 +57,6 @@ json parse_body(const std::string& body, const std::string& content_type) {
   }
 }
 
-size_t utf8_chars(const std::string& text) {
-  return static_cast<size_t>(std::count_if(text.begin(), text.end(), [](char c) {
-    return (static_cast<unsigned char>(c) & 0xC0) != 0x80;
-  }));
-}
-
 std::vector<std::string> parse_q(const json& fields, const ApiLimits& limits, bool* is_array) {
   if (!fields.contains("q") || fields["q"].is_null()) invalid("missing q parameter");
   const json& q = fields["q"];
@@ -82,7 +77,7 @@ std::vector<std::string> parse_q(const json& fields, const ApiLimits& limits, bo
     // JSON strings are valid UTF-8 once parsed; form values were checked; NUL is refused as
     // the corpus reader refuses it.
     if (texts[i].find('\0') != std::string::npos) invalid("q contains a NUL character");
-    chars += utf8_chars(texts[i]);
+    chars += data::utf8_length(texts[i]);
   }
   if (chars > limits.max_chars) {
     invalid("q has " + std::to_string(chars) + " characters, more than the limit of " +
@@ -134,6 +129,40 @@ void check_languages(const TranslateRequest& request, const LanguagePair& langua
   if (format != "text" && format != "html") {
     invalid("format " + format + " is not supported (text or html)");
   }
+}
+
+/// Texts shorter than this many characters are identified together with the request's other
+/// strings (as LibreTranslate does): a few words say little about their language.
+constexpr size_t kShortText = 40;
+
+/// The language a string of a `source: "auto"` request is taken to be in. Refuses (400) a
+/// string that the identifier reliably finds in another language than the model's source.
+LanguageGuess source_language(const std::string& text, const std::string& all_text,
+                              const LanguagePair& languages) {
+  const LanguageIdentification found =
+      identify_language(data::utf8_length(text) > kShortText ? text : all_text);
+  if (found.reliable && found.candidates[0].language != languages.source) {
+    const LanguageGuess& other = found.candidates[0];
+    char confidence[16];
+    std::snprintf(confidence, sizeof confidence, "%.0f", other.confidence);
+    throw ApiError(400, other.language + " is not supported: the text was detected as " +
+                            language_name(other.language) + " (" + other.language + ", " +
+                            confidence + "% confidence) and this model translates " +
+                            languages.source + " to " + languages.target);
+  }
+  for (const auto& guess : found.candidates) {
+    if (guess.language == languages.source) return guess;
+  }
+  return {languages.source, 0.0};
+}
+
+std::vector<LanguageGuess> detect_sources(const std::vector<std::string>& q,
+                                          const LanguagePair& languages) {
+  std::string all_text;
+  for (const auto& text : q) all_text += text + "\n";
+  std::vector<LanguageGuess> detected;
+  for (const auto& text : q) detected.push_back(source_language(text, all_text, languages));
+  return detected;
 }
 
 /// Lines of one string (LF or CRLF): each is translated on its own, as atento-translate does.
@@ -196,7 +225,7 @@ TranslateRequest parse_translate_request(const std::string& body, const std::str
   const std::string format = string_field(fields, "format", "text");
   check_languages(request, limits.languages, format);
   request.html = format == "html";
-  if (request.source == "auto") request.detected = limits.languages.source;
+  if (request.source == "auto") request.detected = detect_sources(request.q, limits.languages);
   int64_t beam = int_field(fields, "beam", 1, limits.max_beam);
   int64_t alternatives = int_field(fields, "alternatives", 0, limits.max_beam - 1);
   request.alternatives = std::max<int64_t>(0, alternatives);
@@ -224,7 +253,8 @@ std::string translate_response(const TranslateRequest& request,
                                const std::vector<std::string>& warnings) {
   json texts = json::array(), alternatives = json::array(), detected = json::array();
   size_t next = 0;
-  for (const auto& text : request.q) {
+  for (size_t i = 0; i < request.q.size(); ++i) {
+    const std::string& text = request.q[i];
     // One string's ranks: rank r of every line, joined by newlines.
     std::vector<std::string> ranks(request.alternatives + 1);
     size_t lines = request.html ? 1 : split_lines(text).size();
@@ -237,7 +267,10 @@ std::string translate_response(const TranslateRequest& request,
     }
     texts.push_back(ranks[0]);
     alternatives.push_back(std::vector<std::string>(ranks.begin() + 1, ranks.end()));
-    detected.push_back({{"confidence", 100.0}, {"language", request.detected}});
+    if (!request.detected.empty()) {
+      const LanguageGuess& guess = request.detected.at(i);
+      detected.push_back({{"confidence", guess.confidence}, {"language", guess.language}});
+    }
   }
   json response;
   response["translatedText"] = request.q_is_array ? texts : texts[0];
@@ -251,10 +284,6 @@ std::string translate_response(const TranslateRequest& request,
   return response.dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
-namespace {
-
-// The English name of a language code, as LibreTranslate lists it; the code itself for one
-// not known here.
 std::string language_name(const std::string& code) {
   static const std::map<std::string, std::string> names = {
       {"ar", "Arabic"},  {"ca", "Catalan"},    {"de", "German"},  {"en", "English"},
@@ -264,8 +293,6 @@ std::string language_name(const std::string& code) {
   return found == names.end() ? code : found->second;
 }
 
-}  // namespace
-
 std::string languages_response(const LanguagePair& languages) {
   return json::array({{{"code", languages.source},
                        {"name", language_name(languages.source)},
@@ -274,6 +301,30 @@ std::string languages_response(const LanguagePair& languages) {
                        {"name", language_name(languages.target)},
                        {"targets", json::array()}}})
       .dump();
+}
+
+LanguageGuess detect_source(const std::string& text, const LanguagePair& languages) {
+  return source_language(text, text, languages);
+}
+
+std::string parse_detect_request(const std::string& body, const std::string& content_type,
+                                 const ApiLimits& limits) {
+  json fields = parse_body(body, content_type);
+  if (!fields.is_object()) invalid("the body must be a JSON object");
+  if (fields.contains("q") && !fields["q"].is_null() && !fields["q"].is_string()) {
+    invalid("q must be a string");
+  }
+  bool is_array = false;
+  return parse_q(fields, limits, &is_array).at(0);
+}
+
+std::string detect_response(const LanguageIdentification& found, const LanguagePair& languages) {
+  json answer = json::array();
+  for (const auto& guess : found.candidates) {
+    answer.push_back({{"confidence", guess.confidence}, {"language", guess.language}});
+  }
+  if (answer.empty()) answer.push_back({{"confidence", 0.0}, {"language", languages.source}});
+  return answer.dump();
 }
 
 std::string error_response(const std::string& message) {

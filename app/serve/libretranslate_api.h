@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "app/serve/language_id.h"
 #include "app/serve/request_batcher.h"
 
 namespace atento {
@@ -46,7 +47,9 @@ struct TranslateRequest {
   bool q_is_array = false;     ///< answer with arrays (q was a JSON array)
   std::string source;          ///< the model's source language, or "auto"
   std::string target;          ///< the model's target language
-  std::string detected;        ///< with source "auto": the language taken for it
+  /// With source "auto": per string, the language taken for it (always the model's source
+  /// language: a string detected as another is refused) and the detector's confidence.
+  std::vector<LanguageGuess> detected;
   int64_t beam = 1;            ///< extra field: beam width (1 = greedy)
   int64_t alternatives = 0;    ///< LibreTranslate's field: extra translations per string
   bool html = false;           ///< format "html": each string of q is one HTML document
@@ -58,6 +61,20 @@ struct TranslateRequest {
 /// Throws ApiError: 400 invalid body, field or language pair; 415 other content types.
 TranslateRequest parse_translate_request(const std::string& body, const std::string& content_type,
                                          const ApiLimits& limits);
+
+/// The language `text` is taken to be in with `source: "auto"`: the model's source language,
+/// with the identifier's confidence (0 when it found nothing). Throws ApiError 400 naming the
+/// language when the identifier reliably finds another.
+LanguageGuess detect_source(const std::string& text, const LanguagePair& languages);
+
+/// Parses a POST /detect body (JSON or form, as /translate): its one string q, at most
+/// limits.max_chars characters. Throws ApiError as parse_translate_request does.
+std::string parse_detect_request(const std::string& body, const std::string& content_type,
+                                 const ApiLimits& limits);
+
+/// [{"confidence": …, "language": …}, …], most likely first. When nothing was identified,
+/// LibreTranslate's answer: the first language it serves (`languages.source`), confidence 0.
+std::string detect_response(const LanguageIdentification& found, const LanguagePair& languages);
 
 /// The jobs the batcher decodes for `request`: one per string of q.
 std::vector<TranslationJob> translation_jobs(const TranslateRequest& request);
@@ -74,6 +91,10 @@ std::string translate_response(const TranslateRequest& request,
 /// GET /languages: [{"code":"en","name":"English","targets":["es"]}, {"code":"es", …}] for
 /// the model's pair.
 std::string languages_response(const LanguagePair& languages);
+
+/// The English name of a language code, as LibreTranslate lists it ("en" → "English"); the
+/// code itself for one not known here.
+std::string language_name(const std::string& code);
 
 /// {"error": message}.
 std::string error_response(const std::string& message);

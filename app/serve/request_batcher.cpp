@@ -71,6 +71,11 @@ size_t RequestBatcher::largest_batch() const {
   return largest_batch_;
 }
 
+size_t RequestBatcher::queued() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return queue_.size();
+}
+
 size_t RequestBatcher::matching_front() const {
   size_t n = 0;
   for (const auto& p : queue_) n += same_search(p.job, queue_.front().job) ? 1 : 0;
@@ -107,9 +112,12 @@ std::vector<RequestBatcher::Pending> RequestBatcher::next_batch(
 }
 
 void RequestBatcher::count_batch(size_t size) {
-  std::lock_guard<std::mutex> lock(mutex_);
-  ++batches_;
-  largest_batch_ = std::max(largest_batch_, size);
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    ++batches_;
+    largest_batch_ = std::max(largest_batch_, size);
+  }
+  if (options_.on_batch) options_.on_batch(size);
 }
 
 void RequestBatcher::decode_batch(std::vector<Pending> batch) {

@@ -65,6 +65,9 @@ struct BatcherOptions {
   size_t max_queued = 1024;
   /// Worker threads, each decoding its own batch.
   size_t workers = 1;
+  /// Called (on a worker, without the lock) with the size of every batch or step decoded, e.g.
+  /// for the metrics' histogram; may be empty.
+  std::function<void(size_t)> on_batch;
 };
 
 /// submit() when the queue cannot take the request's sentences (or the batcher is stopping).
@@ -94,6 +97,8 @@ class RequestBatcher {
   /// Batches decoded so far (with continuous batching: decoding steps), and the largest one.
   size_t batches() const;
   size_t largest_batch() const;
+  /// Sentences queued and not yet taken by a worker.
+  size_t queued() const;
 
  private:
   struct Pending {

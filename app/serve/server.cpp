@@ -10,15 +10,22 @@
 #include <iostream>
 #include <memory>
 #include <optional>
+#include <regex>
 
 #include "app/common/runtime.h"
 #include "app/model_dir/model_dir.h"
+#include "app/serve/attention_endpoint.h"
 #include "app/serve/html_jobs.h"
 #include "app/serve/libretranslate_api.h"
+#include "app/serve/page_files.h"
 #include "app/serve/request_batcher.h"
+#include "app/serve/request_fields.h"
+#include "app/serve/request_record.h"
 #include "app/serve/segmented_jobs.h"
+#include "app/serve/serve_operations.h"
 #include "app/serve/stream_translator.h"
 #include "app/translate/translator.h"
+#include "data/utf8.h"
 
 namespace atento {
 
@@ -126,21 +133,31 @@ SegmentedJobs request_pieces(const TranslateRequest& request, const TrainedModel
   return segment_jobs(translation_jobs(request), *trained.vocab, split ? &*splitter : nullptr);
 }
 
+/// The JSON answer to `request`, translated through the batcher. Throws QueueFull.
+std::string translate_json(const TranslateRequest& request, RequestBatcher& batcher,
+                           TrainedModel& trained) {
+  if (request.html) return translate_html_request(trained, request);  // html_jobs.h
+  const SegmentedJobs segmented = request_pieces(request, trained);
+  auto futures = batcher.submit(segmented.pieces);
+  std::vector<TranslationResult> pieces;
+  pieces.reserve(futures.size());
+  for (auto& f : futures) pieces.push_back(f.get());
+  size_t chars = 0;
+  for (const auto& text : request.q) chars += data::utf8_length(text);
+  note_translated(chars, segmented.pieces.size());  // the access log and metrics
+  std::vector<std::string> warnings;
+  if (segmented.cut > 0) {
+    warnings.push_back(cut_warning(segmented.cut, trained.config.tokenizer.src_len));
+  }
+  return translate_response(request, join_pieces(segmented, pieces), warnings);
+}
+
 void handle_translate(const httplib::Request& req, httplib::Response& res, RequestBatcher& batcher,
                       const ApiLimits& limits, TrainedModel& trained) {
   try {
-    auto request = parse_translate_request(req.body, req.get_header_value("Content-Type"), limits);
-    if (request.html) return res.set_content(translate_html_request(trained, request), kJson);
-    const SegmentedJobs segmented = request_pieces(request, trained);
-    auto futures = batcher.submit(segmented.pieces);
-    std::vector<TranslationResult> pieces;
-    pieces.reserve(futures.size());
-    for (auto& f : futures) pieces.push_back(f.get());
-    std::vector<std::string> warnings;
-    if (segmented.cut > 0) {
-      warnings.push_back(cut_warning(segmented.cut, trained.config.tokenizer.src_len));
-    }
-    res.set_content(translate_response(request, join_pieces(segmented, pieces), warnings), kJson);
+    const auto [body, content_type] = translate_body(req);  // JSON, form or multipart
+    auto request = parse_translate_request(body, content_type, limits);
+    res.set_content(translate_json(request, batcher, trained), kJson);
   } catch (const ApiError& e) {
     reply_error(res, e.status, e.what());
   } catch (const QueueFull& e) {
@@ -149,6 +166,17 @@ void handle_translate(const httplib::Request& req, httplib::Response& res, Reque
   } catch (const std::exception& e) {
     std::cerr << "atento-serve: warning: translation failed: " << e.what() << "\n";
     reply_error(res, 500, std::string("translation failed: ") + e.what());
+  }
+}
+
+/// POST /detect: the languages identified in one string.
+void handle_detect(const httplib::Request& req, httplib::Response& res, const ApiLimits& limits) {
+  try {
+    const auto [body, content_type] = translate_body(req);  // JSON, form or multipart
+    const std::string text = parse_detect_request(body, content_type, limits);
+    res.set_content(detect_response(identify_language(text), limits.languages), kJson);
+  } catch (const ApiError& e) {
+    reply_error(res, e.status, e.what());
   }
 }
 
@@ -175,7 +203,7 @@ void set_error_handlers(httplib::Server& server) {
 }
 
 void configure(httplib::Server& server, const ServeArgs& args, RequestBatcher& batcher,
-               const ApiLimits& limits, TrainedModel& trained) {
+               const ApiLimits& limits, TrainedModel& trained, ServeOperations& ops) {
   const size_t threads = std::max<size_t>(1, args.http_threads);
   server.new_task_queue = [threads] { return new httplib::ThreadPool(threads); };
   server.set_payload_max_length(args.max_body);
@@ -198,10 +226,36 @@ void configure(httplib::Server& server, const ServeArgs& args, RequestBatcher& b
   server.Get("/languages", [&limits](const httplib::Request&, httplib::Response& res) {
     res.set_content(languages_response(limits.languages), kJson);
   });
-  server.Post("/translate",
-              [&batcher, &limits, &trained](const httplib::Request& req, httplib::Response& res) {
-                handle_translate(req, res, batcher, limits, trained);
-              });
+  server.Post("/translate", ops.guard([&batcher, &limits, &trained](const httplib::Request& req,
+                                                                    httplib::Response& res) {
+    handle_translate(req, res, batcher, limits, trained);
+  }));
+  server.Post("/detect", ops.guard([&limits](const httplib::Request& req, httplib::Response& res) {
+    handle_detect(req, res, limits);
+  }));
+  FileTranslators files{[&batcher, &trained](const TranslateRequest& request) {
+    return translated_text(translate_json(request, batcher, trained));
+  }};
+  ops.install(
+      server, limits, [&batcher] { return batcher.queued(); }, std::move(files));
+}
+
+/// GET / and the other files of the page (page_files.h); POST /attention, its heatmap's data
+/// (behind the same API keys and rate limit as /translate).
+void serve_page(httplib::Server& server, AttentionEndpoint& attention, ServeOperations& ops) {
+  for (const PageFile& file : page_files()) {
+    const std::string route = std::regex_replace(file.path, std::regex(R"(\.)"), R"(\.)");
+    server.Get(route, [&file](const httplib::Request&, httplib::Response& res) {
+      res.set_content(file.body.data(), file.body.size(), file.content_type);
+    });
+  }
+  server.Post("/attention",
+              ops.guard([&attention](const httplib::Request& req, httplib::Response& res) {
+                JsonAnswer answer =
+                    attention.answer(req.body, req.get_header_value("Content-Type"));
+                res.status = answer.status;
+                res.set_content(answer.body, kJson);
+              }));
 }
 
 /// Binds (port 0: any free port); returns the port bound. Throws when it cannot.
@@ -229,6 +283,7 @@ int run_server(const ServeArgs& args) {
   sigaddset(&signals, SIGINT);
   pthread_sigmask(SIG_BLOCK, &signals, nullptr);
 
+  ServeOperations ops(args);  // bad --api-keys, --access-log, --cors-origin: exit 2 at once
   auto trained = load_trained_model(args.model_dir, serve_overrides(args));
   ApiLimits limits{args.max_chars,
                    args.max_strings,
@@ -239,6 +294,7 @@ int run_server(const ServeArgs& args) {
   batching.max_batch = args.max_batch;
   batching.max_wait = std::chrono::microseconds(static_cast<int64_t>(args.batch_wait_ms * 1000));
   batching.max_queued = args.max_queued;
+  batching.on_batch = ops.batch_observer();
   const auto threads = decoder_threads(args, trained);
   batching.workers = threads.workers;
   StepDecoderFactory stream;
@@ -250,7 +306,9 @@ int run_server(const ServeArgs& args) {
   RequestBatcher batcher(model_translator(trained, threads.per_worker), batching, stream);
 
   httplib::Server server;
-  configure(server, args, batcher, limits, trained);
+  configure(server, args, batcher, limits, trained, ops);
+  AttentionEndpoint attention(trained, limits, threads.per_worker);
+  serve_page(server, attention, ops);
   int port = bind_server(server, args);
   std::atomic<bool> signalled{false};
   std::thread waiter([&] {
@@ -262,8 +320,8 @@ int run_server(const ServeArgs& args) {
   std::cerr << "atento-serve: listening on http://" << args.host << ":" << port << " (model "
             << args.model_dir << ", beam " << limits.default_beam << ", max batch "
             << args.max_batch << (args.continuous ? ", continuous batching" : "") << ", "
-            << threads.workers << " decoding worker(s) of " << threads.per_worker << " thread(s))"
-            << std::endl;
+            << threads.workers << " decoding worker(s) of " << threads.per_worker << " thread(s)"
+            << ops.summary() << ")" << std::endl;
   bool ok = server.listen_after_bind();
   if (!signalled) pthread_kill(waiter.native_handle(), SIGTERM);
   waiter.join();

@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace atento {
 
@@ -48,6 +49,16 @@ struct ServeArgs {
   size_t max_body = 256 * 1024;
   /// Seconds a connection may stay silent while a request is read (and a response written).
   int read_timeout_s = 5;
+  /// --cors-origin: origins whose pages may call the API ("*": any); none = CORS off.
+  std::vector<std::string> cors_origins;
+  /// --api-keys FILE: the keys a translating request must carry; empty = none needed.
+  std::string api_keys_file;
+  /// --req-limit: most translating requests per client (IP) per minute; 0 = no limit.
+  size_t req_limit = 0;
+  /// --access-log FILE: where the access log is appended ("-": stderr).
+  std::string access_log = "-";
+  /// --no-access-log: no access log.
+  bool no_access_log = false;
 };
 
 /// Loads the model once, serves until SIGTERM or SIGINT, then stops accepting, finishes the

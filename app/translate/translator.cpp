@@ -18,6 +18,7 @@
 #include "app/common/overrides.h"
 #include "app/common/precision.h"
 #include "app/common/runtime.h"
+#include "app/translate/attention_records.h"
 #include "app/translate/html_translation.h"
 #include "app/translate/input_lines.h"
 #include "data/corpus.h"
@@ -123,32 +124,6 @@ std::vector<std::string> command_line_overrides(const TranslateArgs& args) {
   return with_flag_overrides(args.overrides, flags);
 }
 
-nlohmann::json attention_record(const TrainedModel& trained, int64_t line,
-                                const std::vector<int64_t>& source, const model::Hypothesis& best) {
-  nlohmann::json record;
-  record["line"] = line;
-  auto& src_tokens = record["source_tokens"] = nlohmann::json::array();
-  for (auto id : source) src_tokens.push_back(trained.vocab->src().piece(id));
-  auto& out_tokens = record["output_tokens"] = nlohmann::json::array();
-  for (auto id : best.tokens) out_tokens.push_back(trained.vocab->tgt().piece(id));
-  auto& layers = record["layers"] = nlohmann::json::array();
-  for (const auto& weights : best.attention) {  // [H,L,S]
-    auto w = weights.to(torch::kCPU).to(torch::kFloat64).contiguous();
-    auto heads = nlohmann::json::array();
-    for (int64_t h = 0; h < w.size(0); ++h) {
-      auto rows = nlohmann::json::array();
-      for (int64_t t = 0; t < w.size(1); ++t) {
-        auto row = w[h][t];
-        const double* p = row.data_ptr<double>();
-        rows.push_back(std::vector<double>(p, p + std::min<int64_t>(row.size(0), source.size())));
-      }
-      heads.push_back(std::move(rows));
-    }
-    layers.push_back(std::move(heads));
-  }
-  return record;
-}
-
 /// Rank `rank`'s translation of a line of several pieces: each piece's hypothesis of that
 /// rank (its last when it has fewer) joined with the line's spacing; its score the mean of
 /// theirs.
@@ -201,12 +176,11 @@ WindowOutput render_window(const TrainedModel& trained, const EncodedInput& in, 
     }
     for (size_t k = 0; k < line.sources.size(); ++k) {
       const auto& found = hypotheses[in.first[i] + k];
-      if (found.empty()) continue;
-      out.target_tokens += static_cast<int64_t>(found[0].tokens.size());
-      if (!record_attention) continue;
-      auto record = attention_record(trained, static_cast<int64_t>(first_line + i), line.sources[k],
-                                     found[0]);
-      record["piece"] = k + 1;
+      if (!found.empty()) out.target_tokens += static_cast<int64_t>(found[0].tokens.size());
+    }
+  }
+  if (record_attention) {
+    for (const auto& record : attention_records(trained, in, first_line, hypotheses)) {
       out.attention.push_back(record.dump());
     }
   }

@@ -20,7 +20,7 @@ documented() {
 
 # --- flags -----------------------------------------------------------------------------------
 for program in atento-train atento-translate atento-eval atento-filter atento-serve \
-               atento-average; do
+               atento-average atento-release; do
   if [ ! -x "$BUILD/$program" ]; then
     # atento-serve is left out of builds without cpp-httplib (-DATENTO_SERVER=OFF).
     if [ "$program" = atento-serve ]; then echo "skip: $program is not built here"; continue; fi

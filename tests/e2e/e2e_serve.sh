@@ -100,6 +100,24 @@ code=$(curl -s -o "$WORK/body" -w '%{http_code}' --data-urlencode "q=$first" -d 
 [ "$code" = 200 ] && [ "$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["translatedText"])' \
   "$WORK/body")" = "$(head -1 "$WORK/expected.es")" ] && pass "a form body (curl -d) translates" \
   || fail "form body: $code $(cat "$WORK/body")"
+# Language identification: /detect, and source "auto" refusing text in another language.
+code=$(curl -s -o "$WORK/body" -w '%{http_code}' -H 'Content-Type: application/json' \
+  -d '{"q":"Mañana iremos al mercado a comprar fruta y verduras frescas para la cena."}' \
+  "$URL/detect")
+python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); assert r[0]["language"] == "es", r
+assert 50 < r[0]["confidence"] <= 100, r' "$WORK/body" && [ "$code" = 200 ] \
+  && pass "POST /detect: Spanish text is es" || fail "POST /detect: $code $(cat "$WORK/body")"
+code=$(curl -s -o "$WORK/body" -w '%{http_code}' -d 'q=Good+morning+to+you+all%2C+and+welcome+to+our+little+town.' \
+  "$URL/detect")
+python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); assert r[0]["language"] == "en", r' \
+  "$WORK/body" && pass "POST /detect (form body): English text is en" || fail "POST /detect form: $(cat "$WORK/body")"
+post '{"q":"Mañana iremos al mercado a comprar fruta y verduras frescas para la cena.","source":"auto","target":"es"}'
+expect_status 400 "source auto with Spanish text"
+grep -q "detected as Spanish" "$WORK/body" && pass "the 400 says the text was detected as Spanish" \
+  || fail "the auto refusal does not say what was detected: $(cat "$WORK/body")"
+code=$(curl -s -o "$WORK/body" -w '%{http_code}' -H 'Content-Type: application/json' -d '{}' \
+  "$URL/detect")
+expect_status 400 "POST /detect without q"
 post '{"q":"Good morning.","source":"en","target":"es","alternatives":2}'
 python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); assert isinstance(r["translatedText"], str)
 assert len(r["alternatives"]) == 2, r' "$WORK/body" && pass "alternatives: 2 more translations" \

@@ -143,6 +143,31 @@ grep -q "best on validation: beam" "$WORK/stdout" && pass "tuning names the best
   || fail "no best setting"
 expect_exit 0 "eval prints a table" -- "$BUILD/atento-eval" --model "$model" --pairs "$model/test.tsv"
 grep -q "BLEU" "$WORK/stdout" && pass "table shows BLEU" || fail "no BLEU in the table"
+grep -qE "^BLEU\|nrefs:[0-9a-z]+\|case:mixed\|eff:no\|tok:13a" "$WORK/stdout" \
+  && pass "the table carries the BLEU signature" || fail "no BLEU signature"
+# --output writes the model's translations (one per distinct source); --hyps scores them again.
+sources=$(awk -F'\t' '!seen[$1]++' "$model/test.tsv" | wc -l)
+expect_exit 0 "eval writes its translations and per-sentence scores" -- "$BUILD/atento-eval" \
+  --model "$model" --pairs "$model/test.tsv" --beam 1 --json --output "$WORK/test.hyp.es" \
+  --per-sentence "$WORK/test.sent.tsv"
+cp "$WORK/stdout" "$WORK/eval_model.json"
+[ "$(wc -l <"$WORK/test.hyp.es")" = "$sources" ] && [ "$(wc -l <"$WORK/test.sent.tsv")" = "$sources" ] \
+  && pass "one translation and one per-sentence line per distinct source" \
+  || fail "$(wc -l <"$WORK/test.hyp.es") translations, $(wc -l <"$WORK/test.sent.tsv") lines, $sources sources"
+expect_exit 0 "eval scores given translations with --hyps, against the model's own" -- \
+  "$BUILD/atento-eval" --model "$model" --pairs "$model/test.tsv" --json --hyps "$WORK/test.hyp.es" \
+  --paired-bs "$WORK/test.hyp.es"
+python3 - "$WORK/eval_model.json" "$WORK/stdout" <<'PY' && pass "--hyps gives the model's figures; itself is no difference" || fail "--hyps figures"
+import json, sys
+a, b = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+assert a["bleu"] == b["bleu"] and a["chrf"] == b["chrf"], (a["bleu"], b["bleu"])
+assert a["bleu_signature"] == b["bleu_signature"] and b["paired_bs"]["bleu"]["p_value"] == 1.0
+PY
+head -n 1 "$WORK/test.hyp.es" >"$WORK/one.es"
+expect_exit 1 "--hyps with another number of lines" -- "$BUILD/atento-eval" --model "$model" \
+  --pairs "$model/test.tsv" --hyps "$WORK/one.es"
+expect_stderr "one\.es has 1 lines but .*test\.tsv has $sources distinct English sources" \
+  "names both files and counts"
 
 # --- bad input --------------------------------------------------------------------------------
 expect_exit 2 "missing model directory is a usage error" -- "$T" --model "$WORK/none"
@@ -207,8 +232,8 @@ check_output_kinds "translate --output" -- "$T" --model "$model" --input "$WORK/
   --output @OUT
 check_output_kinds "translate --attention" -- "$T" --model "$model" --input "$WORK/nb.txt" \
   --output "$WORK/att_out.txt" --attention @OUT
-check_output_kinds "eval --hyps" -- "$BUILD/atento-eval" --model "$model" --beam 1 \
-  --pairs "$model/valid.tsv" --hyps @OUT
+check_output_kinds "eval --output" -- "$BUILD/atento-eval" --model "$model" --beam 1 \
+  --pairs "$model/valid.tsv" --output @OUT
 ln -s /proc/self/fd/1 "$WORK/stdout_link"
 "$T" --model "$model" --input "$WORK/nb.txt" --output "$WORK/stdout_link" >"$WORK/via_fd.txt" 2>/dev/null
 [ "$(wc -l <"$WORK/via_fd.txt")" = 3 ] && [ -L "$WORK/stdout_link" ] \

@@ -96,3 +96,63 @@ finish() {
 # ctest runs two tests at once on two cores: one thread each avoids OpenMP oversubscription.
 export OMP_NUM_THREADS=1
 SAMPLE_SETTINGS=(--set train.log_every_steps=10)
+
+# sample_model: sets $model to $ATENTO_E2E_MODEL, or to a small model trained on the sample
+# corpus into $WORK/model (15 epochs, as e2e_serve.sh trains); exits 1 if training fails.
+sample_model() {
+  model=${ATENTO_E2E_MODEL:-$WORK/model}
+  [ -n "${ATENTO_E2E_MODEL:-}" ] && return 0
+  "$BUILD/atento-train" --config configs/sample.json --out "$model" --set train.max_epochs=15 \
+    "${SAMPLE_SETTINGS[@]}" >/dev/null 2>"$WORK/train.err" || { cat "$WORK/train.err"; exit 1; }
+}
+
+# require_browser: returns 1, saying why, without Debian's chromium
+# ($ATENTO_CHROMIUM overrides it), node and npm, or puppeteer-core; else sets $CHROMIUM and
+# $PAGE_CLIENT, a copy of tests/page_client/ in the build tree with its node_modules (installed
+# by `npm ci` from the pinned package-lock.json when missing or out of date).
+require_browser() {
+  CHROMIUM=${ATENTO_CHROMIUM:-$(command -v chromium || command -v chromium-browser || true)}
+  if [ -z "$CHROMIUM" ] || [ ! -x "$CHROMIUM" ]; then
+    echo "skipped: no chromium to drive (apt-get install chromium; scripts/setup.sh does)"
+    return 1
+  fi
+  if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
+    echo "skipped: node or npm is missing (scripts/setup.sh installs them)"
+    return 1
+  fi
+  PAGE_CLIENT=$BUILD/page_client  # git-ignored; node_modules kept between runs
+  mkdir -p "$PAGE_CLIENT"
+  cp tests/page_client/*.js "$PAGE_CLIENT/"
+  # ctest runs two tests at once: one npm ci at a time (the lock goes with this shell).
+  exec {page_client_lock}>"$BUILD/page_client.lock"
+  flock "$page_client_lock"
+  if ! cmp -s tests/page_client/package-lock.json "$PAGE_CLIENT/package-lock.json" \
+     || [ ! -d "$PAGE_CLIENT/node_modules/puppeteer-core" ]; then
+    cp tests/page_client/package.json tests/page_client/package-lock.json "$PAGE_CLIENT/"
+    # No browser download: puppeteer-core never fetches one; Debian's chromium is driven.
+    if ! (cd "$PAGE_CLIENT" && npm ci --no-audit --no-fund --silent >"$WORK/npm.log" 2>&1); then
+      rm -f "$PAGE_CLIENT/package-lock.json"  # tried again next time
+      echo "skipped: npm ci could not install puppeteer-core (offline?):"; tail -3 "$WORK/npm.log"
+      flock -u "$page_client_lock"
+      return 1
+    fi
+  fi
+  flock -u "$page_client_lock"
+}
+
+# node_checks COMMAND...: runs a node test script that prints "ok: …"/"FAIL: …" lines, counting
+# each as a pass or a failure here; a script that exits non-zero without a FAIL line, or says
+# nothing, fails too.
+node_checks() {
+  local line said=0 failed=0
+  while IFS= read -r line; do
+    case "$line" in
+      ok:\ *) pass "${line#ok: }"; said=1 ;;
+      FAIL:\ *) fail "${line#FAIL: }"; said=1; failed=1 ;;
+      "exit status: 0") ;;
+      "exit status: "*) [ "$failed" = 1 ] || fail "$1 $2: ${line}" ;;
+      *) echo "    $line" ;;
+    esac
+  done < <("$@" 2>&1; echo "exit status: $?")
+  [ "$said" = 1 ] || fail "$1 $2: no check ran"
+}

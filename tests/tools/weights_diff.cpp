@@ -1,21 +1,31 @@
-// Test tool: the largest absolute difference between two weights files of the same model.
-// Prints "max_abs_diff <x>"; exit 0, or 2 when the files hold different names or shapes.
+// Test tool: the largest absolute difference between two weights files of the same model
+// (either format: pickle or .safetensors). Prints "max_abs_diff <x>"; exit 0, or 2 when the
+// files hold different names or shapes. `atento_weights_diff --sums FILE` prints
+// "<name> <sum of the values, in double>" per tensor instead (e2e_release.sh compares them with
+// NumPy's).
 #include <torch/torch.h>
 
 #include <algorithm>
 #include <cstdio>
 #include <exception>
+#include <string>
 
-#include "model/checkpoint.h"
+#include "app/model_dir/weights_file.h"
 
 int main(int argc, char** argv) {
   if (argc != 3) {
-    std::fprintf(stderr, "usage: atento_weights_diff A.pt B.pt\n");
+    std::fprintf(stderr, "usage: atento_weights_diff A.pt B.pt | --sums FILE\n");
     return 2;
   }
   try {
-    auto a = atento::model::read_weights(argv[1]);
-    auto b = atento::model::read_weights(argv[2]);
+    if (std::string(argv[1]) == "--sums") {
+      for (const auto& [name, tensor] : atento::read_weights_file(argv[2])) {
+        std::printf("%s %.17g\n", name.c_str(), tensor.to(torch::kDouble).sum().item<double>());
+      }
+      return 0;
+    }
+    auto a = atento::read_weights_file(argv[1]);
+    auto b = atento::read_weights_file(argv[2]);
     double worst = 0.0;
     for (const auto& [name, tensor] : a) {
       auto other = b.find(name);

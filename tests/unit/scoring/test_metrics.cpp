@@ -320,3 +320,76 @@ TEST(MetricsInputTest, EmptyCorpusScoresZero) {
 
 }  // namespace
 }  // namespace atento
+
+namespace atento {
+namespace {
+
+// --- sentence BLEU, chrF++ ---------------------------------------------------------------------
+
+TEST(SentenceBleuTest, UsesTheEffectiveOrderAndExpSmoothing) {
+  // "a b c" against "a b d": unigrams 2/3, bigrams 1/2, trigrams 0/1 -> exp smoothing 1/(2*1);
+  // no 4-grams, so the mean stops at order 3: (2/3 * 1/2 * 1/2)^(1/3) = (1/6)^(1/3).
+  EXPECT_NEAR(sentence_bleu("a b c", {"a b d"}), 100.0 * std::cbrt(1.0 / 6.0), 1e-9);
+  // Corpus BLEU of the same pair is 0: it takes all four orders.
+  EXPECT_DOUBLE_EQ(corpus_bleu({"a b c"}, {{"a b d"}}).score, 0.0);
+  EXPECT_NEAR(sentence_bleu("Sí .", {"Sí ."}), 100.0, 1e-9);
+  EXPECT_DOUBLE_EQ(sentence_bleu("x y", {"a b"}), 0.0);
+}
+
+TEST(SentenceBleuTest, EqualsCorpusBleuWhenAllOrdersArePresent) {
+  const std::string hyp = "El perro marrón salta sobre la valla.";
+  const std::string ref = "El rápido zorro marrón salta sobre el perro perezoso.";
+  EXPECT_NEAR(sentence_bleu(hyp, {ref}), corpus_bleu({hyp}, {{ref}}).score, 1e-9);
+}
+
+TEST(BleuStatsTest, SegmentStatisticsSumToTheCorpusScore) {
+  const std::vector<std::string> hyps = {"a b c d e", "x y z", "El gato ."};
+  const RefSets refs = {{"a b c d f"}, {"x y w"}, {"El gato duerme ."}};
+  BleuStats sum;
+  for (size_t i = 0; i < hyps.size(); ++i) sum += bleu_stats(hyps[i], refs[i]);
+  EXPECT_DOUBLE_EQ(bleu_from_stats(sum).score, corpus_bleu(hyps, refs).score);
+}
+
+TEST(ChrfPlusPlusTest, HandComputedExample) {
+  // hyp "ab c." against ref "ab.": characters without spaces "abc." and "ab.".
+  //   chars 1: hyp 4, ref 3, match 3 (a b .)   chars 2: hyp 3 (ab bc c.), ref 2 (ab b.), match 1
+  //   chars 3: hyp 2, ref 1, match 0           chars 4..6: the reference has none (not effective)
+  // Words (one trailing punctuation mark split off): hyp [ab, c, .], ref [ab, .]
+  //   words 1: hyp 3, ref 2, match 2           words 2: hyp 2 (ab c, c .), ref 1 (ab .), match 0
+  // chrF++: P = (3/4 + 1/3 + 0 + 2/3 + 0) / 5 = 0.35, R = (1 + 1/2 + 0 + 1 + 0) / 5 = 0.5,
+  //   F2 = 5PR / (4P + R) = 0.875 / 1.9.
+  ChrfOptions plus;
+  plus.word_order = 2;
+  EXPECT_NEAR(corpus_chrf({"ab c."}, {{"ab."}}, plus), 100.0 * 0.875 / 1.9, 1e-9);
+  // chrF2 (characters only): P = (3/4 + 1/3 + 0) / 3, R = (1 + 1/2 + 0) / 3.
+  const double p = (0.75 + 1.0 / 3.0) / 3.0, r = 1.5 / 3.0;
+  EXPECT_NEAR(corpus_chrf({"ab c."}, {{"ab."}}), 100.0 * 5 * p * r / (4 * p + r), 1e-9);
+  EXPECT_NEAR(sentence_chrf("ab c.", {"ab."}, plus), 100.0 * 0.875 / 1.9, 1e-9);
+}
+
+TEST(ChrfPlusPlusTest, SplitsALeadingMarkOnlyWhenNoTrailingOne) {
+  // "(hi)" becomes "(hi" and ")" (sacreBLEU issue #124: only the trailing mark is split), while
+  // "( hi )" gives "(", "hi", ")": the two share the word ")" alone.
+  ChrfOptions words_only;
+  words_only.char_order = 1;
+  words_only.word_order = 1;
+  const ChrfStats stats = chrf_stats("(hi)", {"( hi )"}, words_only);
+  ASSERT_EQ(stats.size(), 6u);
+  EXPECT_EQ(stats[3], 2);  // hypothesis words
+  EXPECT_EQ(stats[4], 3);  // reference words
+  EXPECT_EQ(stats[5], 1);  // ")"
+  // A leading ASCII mark is split when the word does not end in one; "¿" is not ASCII.
+  const ChrfStats lead = chrf_stats("¿qué", {"\"hola"}, words_only);
+  EXPECT_EQ(lead[3], 1);  // "¿qué"
+  EXPECT_EQ(lead[4], 2);  // "\"" "hola"
+}
+
+TEST(ChrfPlusPlusTest, IdenticalTextScores100) {
+  ChrfOptions plus;
+  plus.word_order = 2;
+  EXPECT_NEAR(corpus_chrf({"El gato, ¿dónde está?"}, {{"El gato, ¿dónde está?"}}, plus), 100.0,
+              1e-9);
+}
+
+}  // namespace
+}  // namespace atento

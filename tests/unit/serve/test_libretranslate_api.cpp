@@ -193,6 +193,78 @@ TEST(ServeApiTest, AnswersArraysWithAlternativesAndDetectedLanguage) {
   EXPECT_EQ(body["detectedLanguage"][1]["language"], "en");
 }
 
+/// limits() with room for sentences long enough to identify.
+ApiLimits roomy_limits() {
+  ApiLimits l = limits();
+  l.max_chars = 1000;
+  return l;
+}
+
+TEST(ServeApiTest, AutoDetectsEachLongStringAndShortOnesTogether) {
+  auto r = parse_translate_request(
+      R"({"q":["Yes.","The weather was lovely yesterday, so we walked along the river until it got dark."],
+          "source":"auto","target":"es"})",
+      kJsonType, roomy_limits());
+  ASSERT_EQ(r.detected.size(), 2u);
+  for (const auto& guess : r.detected) {
+    EXPECT_EQ(guess.language, "en");
+    EXPECT_GT(guess.confidence, 50.0);  // "Yes." alone says nothing; with the other it does
+  }
+  auto body = json::parse(translate_response(r, {{"Sí."}, {"Hacía buen tiempo."}}));
+  EXPECT_EQ(body["detectedLanguage"][0]["language"], "en");
+  EXPECT_EQ(body["detectedLanguage"][1]["confidence"], r.detected[1].confidence);
+}
+
+TEST(ServeApiTest, AutoRefusesTextInAnotherLanguageSayingWhich) {
+  try {
+    parse_translate_request(
+        R"({"q":"Mañana por la mañana iremos al mercado a comprar fruta y verduras frescas.",
+            "source":"auto","target":"es"})",
+        kJsonType, roomy_limits());
+    FAIL() << "Spanish text translated as English";
+  } catch (const ApiError& e) {
+    EXPECT_EQ(e.status, 400);
+    const std::string message = e.what();
+    EXPECT_NE(message.find("es is not supported"), std::string::npos) << message;
+    EXPECT_NE(message.find("detected as Spanish"), std::string::npos) << message;
+    EXPECT_NE(message.find("translates en to es"), std::string::npos) << message;
+  }
+}
+
+TEST(ServeApiTest, AutoTakesTheSourceLanguageWhenNothingIsIdentified) {
+  auto r = parse_translate_request(R"({"q":"42","source":"auto","target":"es"})", kJsonType,
+                                   limits());
+  ASSERT_EQ(r.detected.size(), 1u);
+  EXPECT_EQ(r.detected[0].language, "en");
+  EXPECT_EQ(r.detected[0].confidence, 0.0);
+}
+
+TEST(ServeApiTest, DetectTakesOneStringOfTheUsualSize) {
+  EXPECT_EQ(parse_detect_request(R"({"q":"Hello there"})", kJsonType, limits()), "Hello there");
+  EXPECT_EQ(parse_detect_request("q=Hola%20amigo&api_key=k", kFormType, limits()), "Hola amigo");
+  for (const char* body : {R"({})", R"({"q":""})", R"({"q":["a"]})", R"({"q":7})", "[1]"}) {
+    try {
+      parse_detect_request(body, kJsonType, limits());
+      ADD_FAILURE() << "accepted " << body;
+    } catch (const ApiError& e) {
+      EXPECT_EQ(e.status, 400) << body;
+    }
+  }
+  const std::string huge = R"({"q":")" + std::string(limits().max_chars + 1, 'a') + R"("})";
+  EXPECT_THROW(parse_detect_request(huge, kJsonType, limits()), ApiError);
+  EXPECT_THROW(parse_detect_request("q=a", "text/plain", limits()), ApiError);
+}
+
+TEST(ServeApiTest, DetectAnswersCandidatesOrLibreTranslatesDefault) {
+  LanguageIdentification found;
+  found.candidates = {{"es", 95.0}, {"gl", 4.0}};
+  EXPECT_EQ(json::parse(detect_response(found, LanguagePair{})),
+            json::parse(R"([{"confidence":95.0,"language":"es"},
+                            {"confidence":4.0,"language":"gl"}])"));
+  EXPECT_EQ(json::parse(detect_response(LanguageIdentification{}, LanguagePair{"fr", "en"})),
+            json::parse(R"([{"confidence":0.0,"language":"fr"}])"));
+}
+
 TEST(ServeApiTest, LanguagesListEnglishToSpanish) {
   auto body = json::parse(languages_response(LanguagePair{}));
   ASSERT_TRUE(body.is_array());
@@ -212,7 +284,8 @@ TEST(ServeApiTest, LanguagesComeFromTheModel) {
   EXPECT_EQ(body[0]["targets"], json::parse(R"(["en"])"));
   auto request = parse_translate_request(R"({"q":"Hola.","source":"auto","target":"en"})",
                                          "application/json", limits);
-  EXPECT_EQ(request.detected, "es");
+  ASSERT_EQ(request.detected.size(), 1u);
+  EXPECT_EQ(request.detected[0].language, "es");
   try {
     parse_translate_request(R"({"q":"Hello.","source":"en","target":"es"})", "application/json",
                             limits);
