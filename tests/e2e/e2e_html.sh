@@ -133,6 +133,16 @@ if [ -x "$BUILD/atento-serve" ]; then
       && pass "server and command line give the same document ($doc.html)" \
       || fail "server ≠ command line for $doc.html: $(diff "$WORK/$doc.served.html" "$WORK/$doc.es.html" | head -5)"
   done
+  # POST /translate_file with an .html file: the same document again, as an attachment.
+  cp "$WORK/page.html" "$WORK/upload.html"
+  curl -s -F "file=@$WORK/upload.html" -F source=en -F target=es "$URL/translate_file" \
+    >"$WORK/file.json"
+  file_url=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["translatedFileUrl"])' \
+    "$WORK/file.json" 2>/dev/null)
+  [ -n "$file_url" ] && curl -s -o "$WORK/upload.es.html" "$file_url"
+  cmp -s "$WORK/upload.es.html" "$WORK/page.es.html" \
+    && pass "POST /translate_file of an .html file gives the same document" \
+    || fail "translate_file .html: $(head -c 300 "$WORK/file.json")"
   post_html "$WORK/deep.html"
   [ "$code" = 400 ] && grep -q '"error"' "$WORK/body" && pass "nesting 100,000 deep → 400" \
     || fail "deep HTML: $code $(head -c 200 "$WORK/body")"
