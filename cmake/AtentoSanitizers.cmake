@@ -8,7 +8,7 @@
 set(atento_lite_app_sources
     common/config common/directory_lock common/event_log common/files common/overrides
     common/progress common/stop_signals model_dir/checkpoint_pointer scoring/classification_metrics
-    translate/text_segments
+    translate/text_segments translate/tag_placement
     scoring/metrics translate/input_lines
     train/schedule train/stop_reason train/train_state train/validation_decision)
 set(atento_lite_serve_tests)
@@ -33,7 +33,8 @@ function(atento_add_lite name)
   target_link_options(${name} PUBLIC ${ARGN})
   target_include_directories(${name} PUBLIC ${PROJECT_SOURCE_DIR})
   target_link_libraries(${name} PUBLIC PkgConfig::SENTENCEPIECE sentencepiece_train
-                                       ICU::uc ICU::i18n nlohmann_json::nlohmann_json
+                                       ICU::uc ICU::i18n LibXml2::LibXml2
+                                       nlohmann_json::nlohmann_json
                                        Threads::Threads ${CMAKE_DL_LIBS})
   if(ATENTO_SERVER)
     target_link_libraries(${name} PUBLIC ${CLD2_LIBRARY})
@@ -88,6 +89,7 @@ list(FILTER asan_tests EXCLUDE REGEX ".*/test_batch\\.cpp$")
 foreach(name common/config common/directory_lock common/overrides common/stop_signals
              scoring/classification_metrics scoring/metrics train/schedule train/train_state
              train/validation_decision model_dir/checkpoint_pointer translate/input_lines
+             translate/tag_placement
              ${atento_lite_serve_tests})
   string(REPLACE "/" "/test_" name ${name})
   list(APPEND asan_tests tests/unit/${name}.cpp)
@@ -153,7 +155,7 @@ foreach(target ${asan_torch_targets})
 endforeach()
 target_include_directories(atento_asan_torch PUBLIC ${PROJECT_SOURCE_DIR})
 target_link_options(atento_asan_torch PUBLIC -fsanitize=address,undefined)
-target_link_libraries(atento_asan_torch PUBLIC ${TORCH_LIBRARIES} ICU::uc ICU::i18n OpenSSL::Crypto
+target_link_libraries(atento_asan_torch PUBLIC ${TORCH_LIBRARIES} ICU::uc ICU::i18n OpenSSL::Crypto LibXml2::LibXml2
                       CLI11::CLI11
                       nlohmann_json::nlohmann_json Threads::Threads ${CMAKE_DL_LIBS})
 if(ATENTO_SERVER)
@@ -186,7 +188,7 @@ function(atento_add_replay target leaks)
   set_tests_properties(fuzz_replay_${target} fuzz_smoke_${target} PROPERTIES ENVIRONMENT "${env}")
   set_tests_properties(fuzz_smoke_${target} PROPERTIES TIMEOUT 300)
 endfunction()
-foreach(target corpus config words spm checkpoint_state translate_lines)
+foreach(target corpus config words spm checkpoint_state translate_lines html)
   atento_add_replay(${target} 1)
   target_link_libraries(replay_${target} PRIVATE atento_asan_lite)
 endforeach()

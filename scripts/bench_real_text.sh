@@ -14,31 +14,7 @@ eval_flags=("$@")  # e.g. --beam 1
 [ -f "$model/model.pt" ] || { echo "error: $model has no trained model" >&2; exit 2; }
 out=$model/real_text
 mkdir -p "$out"
-python3 - "$model/train.tsv" "$model/test.tsv" "$out" "${SENTENCES:-0}" <<'PY'
-import random, sys
-train = {l.split("\t")[0] for l in open(sys.argv[1], encoding="utf-8")}
-seen, pairs = set(), []
-for line in open(sys.argv[2], encoding="utf-8"):
-    en, es = line.rstrip("\n").split("\t")[:2]
-    if en in train or en in seen:
-        continue
-    seen.add(en)
-    pairs.append((en, es))
-if int(sys.argv[4]) > 0:
-    pairs = pairs[:int(sys.argv[4])]
-rng, i = random.Random(1337), 0
-with open(sys.argv[3] + "/sentences.tsv", "w", encoding="utf-8") as s, \
-     open(sys.argv[3] + "/paragraphs.tsv", "w", encoding="utf-8") as p, \
-     open(sys.argv[3] + "/sizes.txt", "w") as z:
-    for en, es in pairs:
-        s.write(en + "\t" + es + "\n")
-    while i < len(pairs):
-        n = rng.randint(3, 6)
-        group = pairs[i:i + n]
-        p.write(" ".join(e for e, _ in group) + "\t" + " ".join(t for _, t in group) + "\n")
-        z.write("%d\n" % len(group))
-        i += n
-PY
+python3 scripts/real_text_set.py "$model/train.tsv" "$model/test.tsv" "$out" "${SENTENCES:-0}"
 eval_json() {  # eval_json NAME PAIRS FLAGS...
   local name=$1 pairs=$2; shift 2
   build/atento-eval --model "$model" --pairs "$pairs" --json "${eval_flags[@]}" "$@" \

@@ -23,6 +23,10 @@ int main(int argc, char** argv) {
     app.add_flag("--no-cache", args.no_cache, "Recompute the decoder prefix every step");
     app.add_flag("--no-split", args.no_split,
                  "Translate each line as one source instead of sentence by sentence");
+    app.add_option("--format", args.format,
+                   "text (line by line) or html (the whole input as one HTML document: its "
+                   "text translated, its markup kept)")
+        ->check(CLI::IsMember({"text", "html"}));
     app.add_option("--window", args.window,
                    "Lines held in memory at once (default 2000); output order is input order")
         ->check(atento::integer_range(1, 1 << 24));

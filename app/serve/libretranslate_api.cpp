@@ -126,7 +126,9 @@ void check_languages(const TranslateRequest& request, const LanguagePair& langua
     invalid(request.target + " is not supported as a target language (only " + languages.target +
             ")");
   }
-  if (format != "text") invalid("format " + format + " is not supported (only text)");
+  if (format != "text" && format != "html") {
+    invalid("format " + format + " is not supported (text or html)");
+  }
 }
 
 /// Texts shorter than this many characters are identified together with the request's other
@@ -220,11 +222,14 @@ TranslateRequest parse_translate_request(const std::string& body, const std::str
   request.q = parse_q(fields, limits, &request.q_is_array);
   request.source = string_field(fields, "source", "");
   request.target = string_field(fields, "target", "");
-  check_languages(request, limits.languages, string_field(fields, "format", "text"));
+  const std::string format = string_field(fields, "format", "text");
+  check_languages(request, limits.languages, format);
+  request.html = format == "html";
   if (request.source == "auto") request.detected = detect_sources(request.q, limits.languages);
   int64_t beam = int_field(fields, "beam", 1, limits.max_beam);
   int64_t alternatives = int_field(fields, "alternatives", 0, limits.max_beam - 1);
   request.alternatives = std::max<int64_t>(0, alternatives);
+  if (request.html && request.alternatives > 0) invalid("alternatives are for format text only");
   if (beam > 0 && beam < request.alternatives + 1) {
     invalid("beam " + std::to_string(beam) + " cannot give " +
             std::to_string(request.alternatives) + " alternatives (needs beam > alternatives)");
@@ -252,7 +257,7 @@ std::string translate_response(const TranslateRequest& request,
     const std::string& text = request.q[i];
     // One string's ranks: rank r of every line, joined by newlines.
     std::vector<std::string> ranks(request.alternatives + 1);
-    size_t lines = split_lines(text).size();
+    size_t lines = request.html ? 1 : split_lines(text).size();
     for (size_t l = 0; l < lines; ++l, ++next) {
       const auto& found = results.at(next);
       for (size_t r = 0; r < ranks.size(); ++r) {

@@ -52,6 +52,7 @@ struct TranslateRequest {
   std::vector<LanguageGuess> detected;
   int64_t beam = 1;            ///< extra field: beam width (1 = greedy)
   int64_t alternatives = 0;    ///< LibreTranslate's field: extra translations per string
+  bool html = false;           ///< format "html": each string of q is one HTML document
 };
 
 /// Parses and validates a POST /translate body. `content_type` selects JSON
@@ -79,7 +80,8 @@ std::string detect_response(const LanguageIdentification& found, const LanguageP
 std::vector<TranslationJob> translation_jobs(const TranslateRequest& request);
 
 /// {"translatedText": …} (string or array, as q was), with "alternatives" when asked for and
-/// "detectedLanguage" when source was "auto"; one result (best first) per string of q. Extra
+/// "detectedLanguage" when source was "auto"; one result (best first) per line of each string
+/// of q (per string for html). Extra
 /// field "warnings" (an array of messages, e.g. text cut to the model's source length) when
 /// `warnings` is not empty: LibreTranslate clients ignore it.
 std::string translate_response(const TranslateRequest& request,

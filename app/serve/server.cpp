@@ -15,6 +15,7 @@
 #include "app/common/runtime.h"
 #include "app/model_dir/model_dir.h"
 #include "app/serve/attention_endpoint.h"
+#include "app/serve/html_jobs.h"
 #include "app/serve/libretranslate_api.h"
 #include "app/serve/page_files.h"
 #include "app/serve/request_batcher.h"
@@ -134,7 +135,8 @@ SegmentedJobs request_pieces(const TranslateRequest& request, const TrainedModel
 
 /// The JSON answer to `request`, translated through the batcher. Throws QueueFull.
 std::string translate_json(const TranslateRequest& request, RequestBatcher& batcher,
-                           const TrainedModel& trained) {
+                           TrainedModel& trained) {
+  if (request.html) return translate_html_request(trained, request);  // html_jobs.h
   const SegmentedJobs segmented = request_pieces(request, trained);
   auto futures = batcher.submit(segmented.pieces);
   std::vector<TranslationResult> pieces;
@@ -151,7 +153,7 @@ std::string translate_json(const TranslateRequest& request, RequestBatcher& batc
 }
 
 void handle_translate(const httplib::Request& req, httplib::Response& res, RequestBatcher& batcher,
-                      const ApiLimits& limits, const TrainedModel& trained) {
+                      const ApiLimits& limits, TrainedModel& trained) {
   try {
     const auto [body, content_type] = translate_body(req);  // JSON, form or multipart
     auto request = parse_translate_request(body, content_type, limits);
@@ -201,7 +203,7 @@ void set_error_handlers(httplib::Server& server) {
 }
 
 void configure(httplib::Server& server, const ServeArgs& args, RequestBatcher& batcher,
-               const ApiLimits& limits, const TrainedModel& trained, ServeOperations& ops) {
+               const ApiLimits& limits, TrainedModel& trained, ServeOperations& ops) {
   const size_t threads = std::max<size_t>(1, args.http_threads);
   server.new_task_queue = [threads] { return new httplib::ThreadPool(threads); };
   server.set_payload_max_length(args.max_body);
@@ -234,6 +236,10 @@ void configure(httplib::Server& server, const ServeArgs& args, RequestBatcher& b
   FileTranslators files{[&batcher, &trained](const TranslateRequest& request) {
     return translated_text(translate_json(request, batcher, trained));
   }};
+  // .html uploads: translated whole, as format "html" translates a document (html_jobs.h).
+  files.html = [&trained](const std::string& document, const std::string&, const std::string&) {
+    return translate_html_document(trained, document, 0).html;
+  };
   ops.install(
       server, limits, [&batcher] { return batcher.queued(); }, std::move(files));
 }

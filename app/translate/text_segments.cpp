@@ -32,6 +32,7 @@ SegmentedText segment_text(const data::Vocabularies& vocab, std::string_view tex
                                                  previous_end, piece.span.begin - previous_end)));
     out.sources.push_back(std::move(found->second));
     out.texts.emplace_back(text.substr(piece.span.begin, piece.span.size()));
+    out.spans.push_back(piece.span);
     out.cut += piece.too_long ? 1 : 0;
     previous_end = piece.span.end;
   }
@@ -39,7 +40,8 @@ SegmentedText segment_text(const data::Vocabularies& vocab, std::string_view tex
 }
 
 std::string join_translations(const SegmentedText& segmented,
-                              const std::vector<std::string>& translations) {
+                              const std::vector<std::string>& translations,
+                              std::vector<size_t>* offsets) {
   if (translations.size() != segmented.sources.size()) {
     throw std::logic_error("join_translations: one translation per piece expected");
   }
@@ -47,6 +49,7 @@ std::string join_translations(const SegmentedText& segmented,
   for (size_t i = 0; i < translations.size(); ++i) {
     // A piece translated to nothing leaves no doubled spacing behind.
     if (!text.empty() && !translations[i].empty()) text += segmented.gaps[i];
+    if (offsets != nullptr) offsets->push_back(text.size());
     text += translations[i];
   }
   return text;

@@ -20,6 +20,7 @@ namespace atento {
 struct SegmentedText {
   std::vector<std::vector<int64_t>> sources;  ///< one per piece, in order (never empty)
   std::vector<std::string> texts;             ///< each piece's text
+  std::vector<data::TextSpan> spans;          ///< each piece's bytes in the text
   /// gaps[i]: the text's bytes between piece i − 1 and piece i (gaps[0] is empty): the spacing
   /// the translations are joined with.
   std::vector<std::string> gaps;
@@ -35,9 +36,11 @@ struct SegmentedText {
 SegmentedText segment_text(const data::Vocabularies& vocab, std::string_view text,
                            data::SentenceSplitter* splitter);
 
-/// The pieces' translations (one per source of `segmented`) joined with its gaps.
+/// The pieces' translations (one per source of `segmented`) joined with its gaps; `offsets`
+/// (optional) receives where each translation starts in the result.
 std::string join_translations(const SegmentedText& segmented,
-                              const std::vector<std::string>& translations);
+                              const std::vector<std::string>& translations,
+                              std::vector<size_t>* offsets = nullptr);
 
 /// The message for `cut` runs of text cut to a source length of `src_len` tokens ("" for none),
 /// as atento-translate's warning and atento-serve's "warnings" field say it.

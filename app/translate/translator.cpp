@@ -19,6 +19,7 @@
 #include "app/common/precision.h"
 #include "app/common/runtime.h"
 #include "app/translate/attention_records.h"
+#include "app/translate/html_translation.h"
 #include "app/translate/input_lines.h"
 #include "data/corpus.h"
 #include "data/line_reader.h"
@@ -199,6 +200,32 @@ void print_summary(size_t sentences, int64_t target_tokens, double seconds,
   std::cerr << summary;
 }
 
+/// --format html: the whole input as one document, translated and written at once.
+int run_html_translation(TrainedModel& trained, const model::SearchOptions& search,
+                         data::SentenceSplitter* splitter, const TranslateArgs& args) {
+  if (search.record_attention || trained.config.translate.n_best > 1) {
+    throw ConfigError("--format html: --attention and --n-best are for text only");
+  }
+  const std::string input_name = args.input.empty() ? "<stdin>" : args.input;
+  const auto started = std::chrono::steady_clock::now();
+  const std::string html = read_html_input(args.input);
+  HtmlTranslation done;
+  try {
+    done = translate_html(trained, html, search, splitter);
+  } catch (const data::HtmlError& e) {
+    throw std::runtime_error(input_name + ": " + e.what());
+  }
+  const std::string cut = cut_warning(done.cut, trained.config.tokenizer.src_len);
+  if (!cut.empty()) std::cerr << "warning: " << input_name << ": " << cut << "\n";
+  data::OutputFile out(args.output);
+  out.write(done.html);
+  out.commit();
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  print_summary(static_cast<size_t>(done.pieces), done.target_tokens, seconds, search);
+  return kExitOk;
+}
+
 }  // namespace
 
 int run_translation(const TranslateArgs& args) {
@@ -214,6 +241,9 @@ int run_translation(const TranslateArgs& args) {
   search.force_len = args.force_len;
   std::optional<data::SentenceSplitter> splitter;
   if (trained.config.translate.split_sentences) splitter.emplace(trained.config.data.source_lang);
+  if (args.format == "html") {
+    return run_html_translation(trained, search, splitter ? &*splitter : nullptr, args);
+  }
   const std::string input_name = args.input.empty() ? "<stdin>" : args.input;
   const auto started = std::chrono::steady_clock::now();
   data::LineReader reader(args.input);

@@ -25,6 +25,7 @@ struct TranslateArgs {
   int64_t threads = -1;        ///< -1 = the model's translate.threads
   std::string device;          ///< --device; empty = the model's translate.device (cpu)
   int64_t window = 2000;       ///< lines held in memory at once (--window)
+  std::string format = "text";  ///< --format: text (line by line) or html (one document)
   std::vector<std::string> overrides;
 };
 

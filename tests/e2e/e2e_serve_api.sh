@@ -55,7 +55,7 @@ pass "starts ($URL)"
 req "$WORK/settings.json" "$URL/frontend/settings"
 [ "$code" = 200 ] && py "j[0]['charLimit'] == 5000 and j[0]['frontendTimeout'] == 500 \
 and j[0]['apiKeys'] is False and j[0]['keyRequired'] is False and j[0]['suggestions'] is False \
-and j[0]['filesTranslation'] is True and j[0]['supportedFilesFormat'] == ['.txt'] \
+and j[0]['filesTranslation'] is True and j[0]['supportedFilesFormat'] == ['.txt', '.html', '.htm'] \
 and j[0]['language'] == {'source': {'code': 'en', 'name': 'English'}, \
 'target': {'code': 'es', 'name': 'Spanish'}}" "$WORK/settings.json" \
   && pass "GET /frontend/settings: LibreTranslate's fields, the model's languages" \

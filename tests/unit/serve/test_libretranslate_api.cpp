@@ -139,9 +139,24 @@ TEST(ServeApiTest, RefusesUnknownLanguagePairsAndFormats) {
   EXPECT_EQ(status_of(R"({"q":"a","source":"fr","target":"es"})"), 400);
   EXPECT_EQ(status_of(R"({"q":"a","source":"es","target":"en"})"), 400);
   EXPECT_EQ(status_of(R"({"q":"a","source":"en","target":"de"})"), 400);
-  EXPECT_EQ(status_of(R"({"q":"a","source":"en","target":"es","format":"html"})"), 400);
+  EXPECT_EQ(status_of(R"({"q":"a","source":"en","target":"es","format":"pdf"})"), 400);
   EXPECT_EQ(status_of(R"({"q":"a","source":"en","target":"es","beam":5})"), 400);
   EXPECT_EQ(status_of(R"({"q":"a","source":"en","target":"es","beam":0})"), 400);
+}
+
+TEST(ServeApiTest, HtmlIsOneDocumentPerString) {
+  auto r = parse_translate_request(
+      R"({"q":["<p>a</p>\n<p>b</p>","<b>c</b>"],"source":"en","target":"es","format":"html"})",
+      kJsonType, limits());
+  EXPECT_TRUE(r.html);
+  EXPECT_FALSE(parse_translate_request(R"({"q":"a","source":"en","target":"es"})", kJsonType,
+                                       limits())
+                   .html);
+  // One result per document, whatever its lines.
+  auto body = json::parse(translate_response(r, {{"<p>x</p>\n<p>y</p>"}, {"<b>z</b>"}}));
+  EXPECT_EQ(body["translatedText"], json::array({"<p>x</p>\n<p>y</p>", "<b>z</b>"}));
+  EXPECT_EQ(status_of(R"({"q":"a","source":"en","target":"es","format":"html","alternatives":1})"),
+            400);
 }
 
 TEST(ServeApiTest, OneJobPerLineWithTheRequestsSearch) {

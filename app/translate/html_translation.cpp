@@ -1,0 +1,228 @@
+#include "app/translate/html_translation.h"
+
+#include <torch/torch.h>
+
+#include <algorithm>
+#include <cctype>
+#include <iostream>
+#include <stdexcept>
+#include <utility>
+#include <vector>
+
+#include "app/translate/tag_placement.h"
+#include "app/translate/text_segments.h"
+#include "app/translate/translator.h"
+#include "data/html_document.h"
+#include "data/text_io.h"
+
+namespace atento {
+
+namespace {
+
+/// Pieces translated together: the attention they record is held until their blocks are done.
+constexpr size_t kPiecesPerRound = 128;
+
+/// A block as the model reads it: its words joined by single spaces (white space in HTML is
+/// layout, and a line break would end a sentence for the segmenter), the white space around
+/// it kept for the translation.
+struct BlockSource {
+  std::string lead, trail;
+  std::string text;
+  std::vector<data::TextSpan> words;  ///< of the block's own text (the same words as `text`)
+  SegmentedText segmented;
+};
+
+BlockSource block_source(const data::TextBlock& block, const data::Vocabularies& vocab,
+                         data::SentenceSplitter* splitter) {
+  BlockSource source;
+  source.words = text_words(block.text);
+  if (source.words.empty()) return source;
+  source.lead = block.text.substr(0, source.words.front().begin);
+  source.trail = block.text.substr(source.words.back().end);
+  for (const auto& word : source.words) {
+    if (!source.text.empty()) source.text += ' ';
+    source.text.append(block.text, word.begin, word.size());
+  }
+  source.segmented = segment_text(vocab, source.text, splitter);
+  return source;
+}
+
+/// True when a token's piece holds a letter or digit (any non-ASCII byte counts as one): the
+/// tokens that words are aligned by. Punctuation draws attention from target tokens of every
+/// kind (a final period most of all), so it would stretch a tag over the whole sentence.
+bool is_wordlike(const data::Tokenizer& tokenizer, int64_t id) {
+  std::string piece = tokenizer.piece(id);
+  // SentencePiece's word mark ▁, and the punctuation outside ASCII that Spanish text uses.
+  for (const std::string_view mark : {"\u2581", "\u00BF", "\u00A1", "\u00AB", "\u00BB", "\u2026",
+                                      "\u201C", "\u201D", "\u2018", "\u2019", "\u2013", "\u2014"}) {
+    for (size_t at; (at = piece.find(mark)) != std::string::npos;) piece.erase(at, mark.size());
+  }
+  return std::any_of(piece.begin(), piece.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || static_cast<unsigned char>(c) >= 0x80;
+  });
+}
+
+/// For each target token of `best`, the word-like source token (is_wordlike) it attends to
+/// most, cross attention averaged over layers and heads; -1 for a target token that is not
+/// word-like itself, or when there is no such source token or no attention recorded.
+std::vector<int64_t> attended_sources(const TrainedModel& trained, const model::Hypothesis& best,
+                                      const std::vector<int64_t>& source) {
+  if (best.attention.empty()) return {};
+  auto mean = torch::stack(best.attention, 0).to(torch::kFloat).mean(std::vector<int64_t>{0, 1});
+  // mean: [len,S]; the columns of punctuation get no weight
+  const int64_t columns = std::min<int64_t>(mean.size(1), static_cast<int64_t>(source.size()));
+  std::vector<float> keep(static_cast<size_t>(mean.size(1)), 0.0f);
+  bool any = false;
+  for (int64_t s = 0; s < columns; ++s) {
+    keep[static_cast<size_t>(s)] = is_wordlike(trained.vocab->src(), source[s]) ? 1.0f : 0.0f;
+    any = any || keep[static_cast<size_t>(s)] > 0;
+  }
+  if (!any) return {};
+  mean = mean * torch::from_blob(keep.data(), {mean.size(1)}, torch::kFloat).clone();
+  const auto argmax = mean.argmax(1).to(torch::kInt64).contiguous();  // [len]
+  const int64_t* p = argmax.data_ptr<int64_t>();
+  const auto n = std::min<int64_t>(argmax.size(0), static_cast<int64_t>(best.tokens.size()));
+  std::vector<int64_t> attended(p, p + n);
+  for (int64_t j = 0; j < n; ++j) {
+    if (!is_wordlike(trained.vocab->tgt(), best.tokens[j])) attended[j] = -1;
+  }
+  return attended;
+}
+
+/// The word (of the piece's own words) of each of its `n_tokens` source tokens: each word
+/// encoded alone gives its tokens (SentencePiece and the words tokenizer split at white space
+/// first); when the counts disagree (a cut piece), tokens are spread over the words evenly.
+std::vector<size_t> source_token_words(const data::Tokenizer& tokenizer, std::string_view piece,
+                                       size_t n_tokens) {
+  const auto words = text_words(piece);
+  std::vector<size_t> of_token;
+  for (size_t w = 0; w < words.size(); ++w) {
+    const auto ids = tokenizer.encode(std::string(piece.substr(words[w].begin, words[w].size())));
+    of_token.insert(of_token.end(), ids.size(), w);
+  }
+  if (of_token.size() == n_tokens || words.empty()) return of_token;
+  of_token.assign(n_tokens, 0);
+  for (size_t i = 0; i < n_tokens; ++i) of_token[i] = i * words.size() / n_tokens;
+  return of_token;
+}
+
+/// The byte where each target token's text starts in the decoded translation (decoding
+/// growing prefixes: both tokenizers decode a prefix to a prefix of the whole).
+std::vector<size_t> target_token_starts(const data::Vocabularies& vocab,
+                                        const std::vector<int64_t>& tokens) {
+  std::vector<size_t> starts;
+  std::vector<int64_t> prefix;
+  for (int64_t id : tokens) {
+    starts.push_back(vocab.decode_target(prefix).size());
+    prefix.push_back(id);
+  }
+  return starts;
+}
+
+/// The index of the word of `words` that holds byte `at` (or the first after it).
+size_t word_at(const std::vector<data::TextSpan>& words, size_t at) {
+  const auto found = std::upper_bound(words.begin(), words.end(), at,
+                                      [](size_t b, const data::TextSpan& w) { return b < w.end; });
+  return static_cast<size_t>(found - words.begin());
+}
+
+/// The block translated: its markup with the inline spans placed by attention.
+std::string translated_block(const TrainedModel& trained, const data::TextBlock& block,
+                             const BlockSource& source,
+                             const std::vector<const model::Hypothesis*>& best) {
+  const SegmentedText& segmented = source.segmented;
+  std::vector<std::string> translations;
+  for (const auto* h : best)
+    translations.push_back(h ? trained.vocab->decode_target(h->tokens) : "");
+  std::vector<size_t> offsets;
+  const std::string joined = join_translations(segmented, translations, &offsets);
+  if (joined.empty()) return data::block_markup(block);
+  const std::string text = source.lead + joined + source.trail;
+  if (block.spans.empty()) return data::escape_html_text(text);
+  WordAlignment alignment;
+  alignment.source_words = source.words;
+  alignment.target_words = text_words(text);
+  alignment.links.resize(alignment.target_words.size());
+  const auto model_words = text_words(source.text);
+  for (size_t k = 0; k < best.size(); ++k) {
+    if (best[k] == nullptr) continue;
+    const size_t first_word = word_at(model_words, segmented.spans[k].begin);
+    const auto token_words =
+        source_token_words(trained.vocab->src(), segmented.texts[k], segmented.sources[k].size());
+    const auto attended = attended_sources(trained, *best[k], segmented.sources[k]);
+    const auto starts = target_token_starts(*trained.vocab, best[k]->tokens);
+    for (size_t j = 0; j < attended.size(); ++j) {
+      if (attended[j] < 0) continue;
+      const auto s = static_cast<size_t>(attended[j]);
+      if (s >= token_words.size()) continue;
+      const size_t t = word_at(alignment.target_words, source.lead.size() + offsets[k] + starts[j]);
+      if (t >= alignment.target_words.size()) continue;
+      auto& links = alignment.links[t];
+      const size_t word = first_word + token_words[s];
+      if (word < alignment.source_words.size() &&
+          std::find(links.begin(), links.end(), word) == links.end()) {
+        links.push_back(word);
+      }
+    }
+  }
+  return data::block_markup({text, place_spans(block.spans, alignment, block.text, text)});
+}
+
+}  // namespace
+
+HtmlTranslation translate_html(TrainedModel& trained, std::string_view html,
+                               model::SearchOptions search, data::SentenceSplitter* splitter) {
+  const data::HtmlDocument document = data::parse_html(html);
+  search.record_attention = true;
+  search.n_best = 1;
+  HtmlTranslation out;
+  std::vector<std::string> blocks;
+  size_t next = 0;  // the first block not translated yet
+  while (next < document.blocks.size()) {
+    // One round: whole blocks, up to kPiecesPerRound pieces (at least one block).
+    std::vector<BlockSource> round;
+    std::vector<std::vector<int64_t>> sources;
+    while (next < document.blocks.size() && (round.empty() || sources.size() < kPiecesPerRound)) {
+      round.push_back(block_source(document.blocks[next++], *trained.vocab, splitter));
+      const auto& pieces = round.back().segmented.sources;
+      sources.insert(sources.end(), pieces.begin(), pieces.end());
+      out.cut += round.back().segmented.cut;
+    }
+    const auto found =
+        translate_sources(trained, sources, search, trained.config.translate.batch_size);
+    size_t piece = 0;
+    for (size_t b = 0; b < round.size(); ++b) {
+      std::vector<const model::Hypothesis*> best;
+      for (size_t k = 0; k < round[b].segmented.sources.size(); ++k, ++piece) {
+        best.push_back(found[piece].empty() ? nullptr : &found[piece][0]);
+        if (best.back()) out.target_tokens += static_cast<int64_t>(best.back()->tokens.size());
+      }
+      const size_t index = next - round.size() + b;
+      blocks.push_back(translated_block(trained, document.blocks[index], round[b], best));
+    }
+    out.pieces += static_cast<int64_t>(sources.size());
+  }
+  out.html = data::render_html(document, blocks);
+  // libxml2 keeps nothing after </html>: the input's last line break comes back.
+  if (!html.empty() && html.back() == '\n' && (out.html.empty() || out.html.back() != '\n')) {
+    out.html += '\n';
+  }
+  return out;
+}
+
+std::string read_html_input(const std::string& path) {
+  if (!path.empty()) return data::read_whole_file(path, "input", kMaxHtmlBytes);
+  std::string html;
+  char buffer[1 << 16];
+  while (std::cin.read(buffer, sizeof buffer) || std::cin.gcount() > 0) {
+    html.append(buffer, static_cast<size_t>(std::cin.gcount()));
+    if (html.size() > kMaxHtmlBytes) {
+      throw std::runtime_error("cannot read input <stdin>: more than the " +
+                               std::to_string(kMaxHtmlBytes) + " bytes allowed for one document");
+    }
+  }
+  if (std::cin.bad()) throw std::runtime_error("cannot read input <stdin>: I/O error");
+  return html;
+}
+
+}  // namespace atento
