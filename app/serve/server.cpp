@@ -233,13 +233,14 @@ void configure(httplib::Server& server, const ServeArgs& args, RequestBatcher& b
   server.Post("/detect", ops.guard([&limits](const httplib::Request& req, httplib::Response& res) {
     handle_detect(req, res, limits);
   }));
-  FileTranslators files{[&batcher, &trained](const TranslateRequest& request) {
-    return translated_text(translate_json(request, batcher, trained));
-  }};
-  // .html uploads: translated whole, as format "html" translates a document (html_jobs.h).
-  files.html = [&trained](const std::string& document, const std::string&, const std::string&) {
-    return translate_html_document(trained, document, 0).html;
-  };
+  FileTranslators files{
+      [&batcher, &trained](const TranslateRequest& request) {
+        return translated_text(translate_json(request, batcher, trained));
+      },
+      // .html uploads: translated whole, as format "html" translates a document (html_jobs.h).
+      [&trained](const std::string& document, const std::string&, const std::string&) {
+        return translate_html_document(trained, document, 0).html;
+      }};
   ops.install(
       server, limits, [&batcher] { return batcher.queued(); }, std::move(files));
 }

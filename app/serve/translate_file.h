@@ -31,9 +31,8 @@ using DocumentTranslator = std::function<std::string(
 struct FileTranslators {
   /// .txt files: the text, window by window.
   TextTranslator text;
-  // ==== HTML plug-in point ================================================================
-  // Set `html` (e.g. to the HTML translation of format "html") and .html/.htm uploads are
-  // accepted and translated whole by it; supported_file_formats() then lists them too.
+  /// .html/.htm files, translated whole (atento-serve: the translation of format "html"); when
+  /// empty, those uploads are refused and supported_file_formats() does not list them.
   DocumentTranslator html;
 };
 
