@@ -100,6 +100,19 @@ req "$WORK/page_json.out" -H 'Content-Type: application/json' \
 and len(j[0]['alternatives']) == 3" "$WORK/page.out" "$WORK/page_json.out" \
   && pass "LibreTranslate's web page sequence (settings, multipart with alternatives=3 and an empty api_key)" \
   || fail "web page sequence: $(cat "$WORK/page.out")"
+# The same page with tags in the text: FormData with format "html" (its isHtml test).
+page_html="<p>$first <b>Thank you.</b></p>"
+req "$WORK/page_html.out" --form-string "q=$page_html" -F "source=$src" -F "target=$tgt" \
+  -F format=html -F api_key= "$URL/translate"
+req "$WORK/page_html_json.out" -H 'Content-Type: application/json' \
+  -d "{\"q\": $(json_q "$page_html"), \"source\": \"en\", \"target\": \"es\", \"format\": \"html\"}" \
+  "$URL/translate"
+[ "$code" = 200 ] && py "j[0] == j[1] and j[0]['translatedText'].startswith('<p>') \
+and j[0]['translatedText'].count('<b>') == 1 and j[0]['translatedText'].count('</b>') == 1 \
+and j[0]['translatedText'].endswith('</p>')" \
+  "$WORK/page_html.out" "$WORK/page_html_json.out" \
+  && pass "LibreTranslate's web page with tags: multipart format=html keeps <p> and <b> around the translation" \
+  || fail "web page html: $(cat "$WORK/page_html.out")"
 
 # --- a browser extension: JSON with an array q ----------------------------------------------
 python3 - "$WORK/lines.en" >"$WORK/ext.json" <<'PY'
