@@ -10,12 +10,7 @@
 # $ATENTO_E2E_MODEL=DIR reuses a trained model instead of training one.
 source "$(dirname "$0")/lib_e2e.sh"
 cd "$(dirname "$0")/../.."
-if [ ! -x "$BUILD/atento-serve" ]; then
-  echo "skipped: $BUILD has no atento-serve (configured with -DATENTO_SERVER=OFF)"; exit 77
-fi
-sample_model
-server_pid=""
-trap '[ -n "$server_pid" ] && kill -9 "$server_pid" 2>/dev/null; rm -rf "$WORK"' EXIT
+serve_prologue
 # One decoding thread on both sides: the weights then agree to the last bit.
 start_server_binary "$WORK/serve.err" "$BUILD/atento-serve" --model "$model" --threads 1 \
   || { fail "the server does not start"; finish; exit 1; }
@@ -26,17 +21,6 @@ attention() {
   code=$(curl -s -o "$WORK/body" -w '%{http_code}' -H "Content-Type: application/json" \
     --data-binary @- "$URL/attention" <<<"$1")
 }
-# expect_error WANT DESCRIPTION: the last request's status, and a JSON {"error": …} body.
-expect_error() {
-  if [ "$code" = "$1" ] && python3 -c 'import json,sys; e=json.load(open(sys.argv[1]))["error"]
-assert isinstance(e, str) and e' "$WORK/body" 2>/dev/null; then
-    pass "$2 → $code {\"error\": …}"
-  else
-    fail "$2: status $code (expected $1), body $(head -c 200 "$WORK/body")"
-  fi
-}
-# json_string TEXT: TEXT as a JSON string.
-json_string() { python3 -c 'import json,sys; print(json.dumps(sys.argv[1]))' "$1"; }
 
 # --- POST /attention ----------------------------------------------------------------------
 text=$'I like the red house. Where is the station?\nGood morning.'
@@ -93,22 +77,22 @@ code=$(curl -s -o "$WORK/body" -w '%{http_code}' --data-urlencode "q=Good mornin
   "$WORK/body" && pass "a form body (curl -d) works as for /translate" || fail "form body: $code"
 
 attention '{"q": ["Hello.", "Bye."], "source": "en", "target": "es"}'
-expect_error 400 "q an array (one string only)"
-attention '{"q": "Hello.", "source": "en", "target": "fr"}'; expect_error 400 "an unknown target"
-attention '{"q": "Hello.", "source": "en",'; expect_error 400 "invalid JSON"
-attention '{"q": "", "source": "en", "target": "es"}'; expect_error 400 "empty q"
+expect_json_error 400 "q an array (one string only)"
+attention '{"q": "Hello.", "source": "en", "target": "fr"}'; expect_json_error 400 "an unknown target"
+attention '{"q": "Hello.", "source": "en",'; expect_json_error 400 "invalid JSON"
+attention '{"q": "", "source": "en", "target": "es"}'; expect_json_error 400 "empty q"
 attention '{"q": "Hello.", "source": "en", "target": "es", "beam": 2, "alternatives": 3}'
-expect_error 400 "more alternatives than the beam gives"
+expect_json_error 400 "more alternatives than the beam gives"
 attention "{\"q\": \"$(head -c 5001 /dev/zero | tr '\0' a)\", \"source\": \"en\", \"target\": \"es\"}"
-expect_error 400 "q over --max-chars"
+expect_json_error 400 "q over --max-chars"
 attention "{\"q\": \"$(printf 'Hello. %.0s' $(seq 1 33))\", \"source\": \"en\", \"target\": \"es\"}"
-expect_error 400 "33 sentences (more than 32 translations)"
+expect_json_error 400 "33 sentences (more than 32 translations)"
 attention "{\"q\": \"$(printf 'Hello. %.0s' $(seq 1 11))\", \"source\": \"en\", \"target\": \"es\", \"alternatives\": 2}"
-expect_error 400 "11 sentences with 2 alternatives (33 translations)"
+expect_json_error 400 "11 sentences with 2 alternatives (33 translations)"
 attention "{\"q\": \"$(printf 'Hello. %.0s' $(seq 1 32))\", \"source\": \"en\", \"target\": \"es\"}"
 [ "$code" = 200 ] && [ "$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))))' "$WORK/body")" = 32 ] \
   && pass "32 sentences: 32 records" || fail "32 sentences: $code $(head -c 200 "$WORK/body")"
-code=$(curl -s -o "$WORK/body" -w '%{http_code}' "$URL/attention"); expect_error 404 "GET /attention"
+code=$(curl -s -o "$WORK/body" -w '%{http_code}' "$URL/attention"); expect_json_error 404 "GET /attention"
 attention '{"q": "   ", "source": "en", "target": "es"}'
 [ "$code" = 200 ] && [ "$(cat "$WORK/body")" = "[]" ] && pass "a blank text: no record, []" \
   || fail "a blank text: $code $(head -c 80 "$WORK/body")"
@@ -128,7 +112,7 @@ for file in app/serve/page/*; do
   [ "$got" = "200 $type" ] && cmp -s "$WORK/file" "$file" \
     && pass "GET $path: $name as it is in the source tree ($type)" || fail "GET $path: $got"
 done
-code=$(curl -s -o "$WORK/body" -w '%{http_code}' "$URL/pageXcss"); expect_error 404 "a path like a file's"
+code=$(curl -s -o "$WORK/body" -w '%{http_code}' "$URL/pageXcss"); expect_json_error 404 "a path like a file's"
 
 # --- the page in a browser -----------------------------------------------------------------
 if [ "$failures" -gt 0 ]; then finish; exit 1; fi

@@ -6,17 +6,8 @@
 # $ATENTO_E2E_MODEL=DIR reuses a trained model instead of training one.
 source "$(dirname "$0")/lib_e2e.sh"
 cd "$(dirname "$0")/../.."
-if [ ! -x "$BUILD/atento-serve" ]; then
-  echo "skipped: $BUILD has no atento-serve (configured with -DATENTO_SERVER=OFF)"; exit 77
-fi
-model=${ATENTO_E2E_MODEL:-$WORK/model}
-if [ -z "${ATENTO_E2E_MODEL:-}" ]; then
-  "$BUILD/atento-train" --config configs/sample.json --out "$model" --set train.max_epochs=15 \
-    "${SAMPLE_SETTINGS[@]}" >/dev/null 2>"$WORK/train.err" || { cat "$WORK/train.err"; exit 1; }
-fi
+serve_prologue
 S="$BUILD/atento-serve"
-server_pid=""
-trap '[ -n "$server_pid" ] && kill -9 "$server_pid" 2>/dev/null; rm -rf "$WORK"' EXIT
 
 # start_server LOG ARGS...: atento-serve with the model on a free loopback port (lib_e2e.sh).
 start_server() { start_server_binary "$1" "$S" --model "$model" "${@:2}"; }
@@ -25,16 +16,6 @@ start_server() { start_server_binary "$1" "$S" --model "$model" "${@:2}"; }
 post() {
   code=$(curl -s -o "$WORK/body" -w '%{http_code}' -H "Content-Type: ${2:-application/json}" \
     --data-binary @- "$URL/translate" <<<"$1")
-}
-
-# expect_status WANT DESCRIPTION: the last post's status, and a JSON {"error": …} body.
-expect_status() {
-  if [ "$code" = "$1" ] && python3 -c 'import json,sys; e=json.load(open(sys.argv[1]))["error"]
-assert isinstance(e, str) and e' "$WORK/body" 2>/dev/null; then
-    pass "$2 → $code {\"error\": …}"
-  else
-    fail "$2: status $code (expected $1), body $(head -c 200 "$WORK/body")"
-  fi
 }
 
 still_serves() {
@@ -112,12 +93,12 @@ code=$(curl -s -o "$WORK/body" -w '%{http_code}' -d 'q=Good+morning+to+you+all%2
 python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); assert r[0]["language"] == "en", r' \
   "$WORK/body" && pass "POST /detect (form body): English text is en" || fail "POST /detect form: $(cat "$WORK/body")"
 post '{"q":"Mañana iremos al mercado a comprar fruta y verduras frescas para la cena.","source":"auto","target":"es"}'
-expect_status 400 "source auto with Spanish text"
+expect_json_error 400 "source auto with Spanish text"
 grep -q "detected as Spanish" "$WORK/body" && pass "the 400 says the text was detected as Spanish" \
   || fail "the auto refusal does not say what was detected: $(cat "$WORK/body")"
 code=$(curl -s -o "$WORK/body" -w '%{http_code}' -H 'Content-Type: application/json' -d '{}' \
   "$URL/detect")
-expect_status 400 "POST /detect without q"
+expect_json_error 400 "POST /detect without q"
 post '{"q":"Good morning.","source":"en","target":"es","alternatives":2}'
 python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); assert isinstance(r["translatedText"], str)
 assert len(r["alternatives"]) == 2, r' "$WORK/body" && pass "alternatives: 2 more translations" \
@@ -146,23 +127,23 @@ else
 fi
 
 # --- bad input: an error each, and the server goes on -------------------------------------
-post '{"q": "Hello", "source": "en",'; expect_status 400 "invalid JSON"
-post '{"q": 42, "source": "en", "target": "es"}'; expect_status 400 "q of the wrong type"
-post '{"q": "Hello", "source": "en", "target": "de"}'; expect_status 400 "unknown language pair"
-post '{"q": "", "source": "en", "target": "es"}'; expect_status 400 "empty q"
+post '{"q": "Hello", "source": "en",'; expect_json_error 400 "invalid JSON"
+post '{"q": 42, "source": "en", "target": "es"}'; expect_json_error 400 "q of the wrong type"
+post '{"q": "Hello", "source": "en", "target": "de"}'; expect_json_error 400 "unknown language pair"
+post '{"q": "", "source": "en", "target": "es"}'; expect_json_error 400 "empty q"
 post "{\"q\": \"$(printf 'a%.0s' $(seq 1 2001))\", \"source\": \"en\", \"target\": \"es\"}"
-expect_status 400 "q over --max-chars"
+expect_json_error 400 "q over --max-chars"
 post "$(printf '{"q": "\xff\xfe broken", "source": "en", "target": "es"}')"
-expect_status 400 "invalid UTF-8"
+expect_json_error 400 "invalid UTF-8"
 post '{"q": ["a","b","c","d","e","f","g","h","i"], "source": "en", "target": "es"}'
-expect_status 400 "more strings than --max-strings"
+expect_json_error 400 "more strings than --max-strings"
 post "{\"q\": \"$(head -c 70000 /dev/zero | tr '\0' a)\", \"source\": \"en\", \"target\": \"es\"}"
-expect_status 413 "body over --max-body"
-post 'q=Hello&source=en&target=es' text/plain; expect_status 415 "unsupported Content-Type"
-code=$(curl -s -o "$WORK/body" -w '%{http_code}' "$URL/nowhere"); expect_status 404 "unknown path"
+expect_json_error 413 "body over --max-body"
+post 'q=Hello&source=en&target=es' text/plain; expect_json_error 415 "unsupported Content-Type"
+code=$(curl -s -o "$WORK/body" -w '%{http_code}' "$URL/nowhere"); expect_json_error 404 "unknown path"
 # 70 lines in one string: 70 sentences for a queue of 64.
 post "{\"q\": \"$(printf 'Hello.\\n%.0s' $(seq 1 70))\", \"source\": \"en\", \"target\": \"es\"}"
-expect_status 503 "more sentences than --max-queue"
+expect_json_error 503 "more sentences than --max-queue"
 still_serves "bad requests"
 python3 - "${URL#http://}" <<'PY' && pass "a silent client is cut off after the read timeout" \
   || fail "a silent client keeps its connection"

@@ -9,17 +9,8 @@
 # $ATENTO_E2E_MODEL=DIR reuses a trained model instead of training one.
 source "$(dirname "$0")/lib_e2e.sh"
 cd "$(dirname "$0")/../.."
-if [ ! -x "$BUILD/atento-serve" ]; then
-  echo "skipped: $BUILD has no atento-serve (configured with -DATENTO_SERVER=OFF)"; exit 77
-fi
-model=${ATENTO_E2E_MODEL:-$WORK/model}
-if [ -z "${ATENTO_E2E_MODEL:-}" ]; then
-  "$BUILD/atento-train" --config configs/sample.json --out "$model" --set train.max_epochs=15 \
-    "${SAMPLE_SETTINGS[@]}" >/dev/null 2>"$WORK/train.err" || { cat "$WORK/train.err"; exit 1; }
-fi
+serve_prologue
 S="$BUILD/atento-serve"
-server_pid=""
-trap '[ -n "$server_pid" ] && kill -9 "$server_pid" 2>/dev/null; rm -rf "$WORK"' EXIT
 
 start_server() { start_server_binary "$1" "$S" --model "$model" "${@:2}"; }
 stop_server() { kill -TERM "$server_pid"; wait "$server_pid"; server_pid=""; }
@@ -44,7 +35,6 @@ text_of() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["tra
 
 cut -f1 "$model/test.tsv" | head -8 >"$WORK/lines.en"
 first=$(head -1 "$WORK/lines.en")
-json_q() { python3 -c 'import json,sys; print(json.dumps(sys.argv[1]))' "$1"; }
 
 # === a server with the defaults (no keys, no limit, no CORS), its access log in a file ===========
 start_server "$WORK/serve.err" --access-log "$WORK/access.log" --max-body 65536 --read-timeout 2 \
@@ -63,7 +53,7 @@ and j[0]['language'] == {'source': {'code': 'en', 'name': 'English'}, \
 
 # --- multipart/form-data equals JSON --------------------------------------------------------
 req "$WORK/json.out" -H 'Content-Type: application/json' \
-  -d "{\"q\": $(json_q "$first"), \"source\": \"en\", \"target\": \"es\"}" "$URL/translate"
+  -d "{\"q\": $(json_string "$first"), \"source\": \"en\", \"target\": \"es\"}" "$URL/translate"
 req "$WORK/multipart.out" --form-string "q=$first" -F source=en -F target=es -F format=text \
   "$URL/translate"
 [ "$code" = 200 ] && [ -n "$(text_of "$WORK/json.out")" ] \
@@ -94,7 +84,7 @@ tgt=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["language"
 req "$WORK/page.out" --form-string "q=$first" -F "source=$src" -F "target=$tgt" -F format=text \
   -F alternatives=3 -F api_key= -H 'Origin: http://127.0.0.1' "$URL/translate"
 req "$WORK/page_json.out" -H 'Content-Type: application/json' \
-  -d "{\"q\": $(json_q "$first"), \"source\": \"en\", \"target\": \"es\", \"alternatives\": 3}" \
+  -d "{\"q\": $(json_string "$first"), \"source\": \"en\", \"target\": \"es\", \"alternatives\": 3}" \
   "$URL/translate"
 [ "$code" = 200 ] && py "j[0] == j[1] and isinstance(j[0]['translatedText'], str) \
 and len(j[0]['alternatives']) == 3" "$WORK/page.out" "$WORK/page_json.out" \
@@ -105,7 +95,7 @@ page_html="<p>$first <b>Thank you.</b></p>"
 req "$WORK/page_html.out" --form-string "q=$page_html" -F "source=$src" -F "target=$tgt" \
   -F format=html -F api_key= "$URL/translate"
 req "$WORK/page_html_json.out" -H 'Content-Type: application/json' \
-  -d "{\"q\": $(json_q "$page_html"), \"source\": \"en\", \"target\": \"es\", \"format\": \"html\"}" \
+  -d "{\"q\": $(json_string "$page_html"), \"source\": \"en\", \"target\": \"es\", \"format\": \"html\"}" \
   "$URL/translate"
 [ "$code" = 200 ] && py "j[0] == j[1] and j[0]['translatedText'].startswith('<p>') \
 and j[0]['translatedText'].count('<b>') == 1 and j[0]['translatedText'].count('</b>') == 1 \

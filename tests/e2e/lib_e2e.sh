@@ -106,6 +106,31 @@ sample_model() {
     "${SAMPLE_SETTINGS[@]}" >/dev/null 2>"$WORK/train.err" || { cat "$WORK/train.err"; exit 1; }
 }
 
+# serve_prologue: for the server's tests: skips (exit 77) a build without atento-serve, trains
+# or reuses the sample model ($model), and kills the server ($server_pid) whatever happens.
+serve_prologue() {
+  if [ ! -x "$BUILD/atento-serve" ]; then
+    echo "skipped: $BUILD has no atento-serve (configured with -DATENTO_SERVER=OFF)"; exit 77
+  fi
+  sample_model
+  server_pid=""
+  trap '[ -n "$server_pid" ] && kill -9 "$server_pid" 2>/dev/null; rm -rf "$WORK"' EXIT
+}
+
+# expect_json_error WANT DESCRIPTION: the last request's status ($code) is WANT and its body
+# ($WORK/body) a JSON {"error": "…"}.
+expect_json_error() {
+  if [ "$code" = "$1" ] && python3 -c 'import json,sys; e=json.load(open(sys.argv[1]))["error"]
+assert isinstance(e, str) and e' "$WORK/body" 2>/dev/null; then
+    pass "$2 → $code {\"error\": …}"
+  else
+    fail "$2: status $code (expected $1), body $(head -c 200 "$WORK/body")"
+  fi
+}
+
+# json_string TEXT: TEXT as a JSON string.
+json_string() { python3 -c 'import json,sys; print(json.dumps(sys.argv[1]))' "$1"; }
+
 # require_browser: returns 1, saying why, without Debian's chromium
 # ($ATENTO_CHROMIUM overrides it), node and npm, or puppeteer-core; else sets $CHROMIUM and
 # $PAGE_CLIENT, a copy of tests/page_client/ in the build tree with its node_modules (installed
