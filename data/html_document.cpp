@@ -59,28 +59,32 @@ bool is_void(std::string_view name) {
                   "input", "isindex", "keygen", "link", "meta", "param", "source", "track", "wbr"});
 }
 
-std::string escape_attribute(std::string_view value) {
+/// `text` with &, <, > (and, in an attribute value, ") written as character references; in
+/// text, a no-break space as &nbsp; (as it was most likely written).
+std::string escape_html(std::string_view text, bool attribute) {
   std::string out;
-  for (char c : value) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      default:
-        out += c;
+  out.reserve(text.size());
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == '&') {
+      out += "&amp;";
+    } else if (c == '<') {
+      out += "&lt;";
+    } else if (c == '>') {
+      out += "&gt;";
+    } else if (c == '"' && attribute) {
+      out += "&quot;";
+    } else if (!attribute && text.compare(i, 2, "\xC2\xA0") == 0) {
+      out += "&nbsp;";
+      ++i;
+    } else {
+      out += c;
     }
   }
   return out;
 }
+
+std::string escape_attribute(std::string_view value) { return escape_html(value, true); }
 
 std::string start_tag(const xmlNode* node) {
   std::string tag = "<" + std::string(name_of(node));
@@ -360,31 +364,7 @@ std::vector<xmlNode*> roots_of(xmlDoc* doc, bool whole) {
 
 }  // namespace
 
-std::string escape_html_text(std::string_view text) {
-  std::string out;
-  out.reserve(text.size());
-  for (size_t i = 0; i < text.size(); ++i) {
-    switch (text[i]) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      default:
-        if (text.compare(i, 2, "\xC2\xA0") == 0) {
-          out += "&nbsp;";
-          ++i;
-        } else {
-          out += text[i];
-        }
-    }
-  }
-  return out;
-}
+std::string escape_html_text(std::string_view text) { return escape_html(text, false); }
 
 HtmlDocument parse_html(std::string_view html) {
   if (html.find('\0') != std::string_view::npos) {

@@ -7,13 +7,9 @@
 // http://127.0.0.2:STATIC_PORT (another one). Prints "ok: …" / "FAIL: …"; exit 1 on a failure.
 "use strict";
 const http = require("http");
-const puppeteer = require("puppeteer-core");
+const { ok, fail, check, launch, run } = require("./browser_test");
 
 const [chromium, staticPort, plainUrl, corsUrl] = process.argv.slice(2);
-let failed = 0;
-const ok = (what) => console.log(`ok: ${what}`);
-const fail = (what) => { failed++; console.log(`FAIL: ${what}`); };
-const check = (condition, what, detail) => (condition ? ok(what) : fail(`${what}: ${detail}`));
 
 const PAGE = "<!doctype html><html lang=en><meta charset=utf-8><title>another origin</title>" +
              "<p>A page that calls a translation server.</p></html>";
@@ -64,12 +60,7 @@ async function main() {
   } catch (e) {
     console.log(`note: no second loopback address (${e.message}); the other-origin check is left out`);
   }
-  const browser = await puppeteer.launch({
-    executablePath: chromium,
-    headless: true,
-    args: (process.getuid && process.getuid() === 0 ? ["--no-sandbox"] : [])
-        .concat(["--disable-gpu", "--disable-dev-shm-usage"]),
-  });
+  const browser = await launch(chromium);
   try {
     const page = await browser.newPage();
     const origin = `http://127.0.0.1:${staticPort}`;
@@ -108,7 +99,4 @@ async function main() {
   }
 }
 
-main().then(() => process.exit(failed ? 1 : 0)).catch((err) => {
-  console.log(`FAIL: the CORS test stopped: ${err.stack || err.message}`);
-  process.exit(1);
-});
+run(main, "the CORS test");

@@ -4,13 +4,9 @@
 // Used by tests/e2e/e2e_page.sh:  node page_test.js URL CHROMIUM SCREENSHOT.png SENTENCE...
 // Prints "ok: …" / "FAIL: …" per check; exit 1 if any failed or the browser could not run.
 "use strict";
-const puppeteer = require("puppeteer-core");
+const { ok, fail, check, launch, run } = require("./browser_test");
 
 const [url, chromium, screenshot, ...sentences] = process.argv.slice(2);
-let failed = 0;
-const ok = (what) => console.log(`ok: ${what}`);
-const fail = (what) => { failed++; console.log(`FAIL: ${what}`); };
-const check = (condition, what, detail) => (condition ? ok(what) : fail(`${what}: ${detail}`));
 
 async function api(path, body) {
   const response = await fetch(`${url}/${path}`, {
@@ -83,12 +79,7 @@ async function translateOnPage(page, sentence, how) {
 }
 
 async function main() {
-  const browser = await puppeteer.launch({
-    executablePath: chromium,
-    headless: true,
-    args: (process.getuid && process.getuid() === 0 ? ["--no-sandbox"] : [])
-        .concat(["--disable-gpu", "--disable-dev-shm-usage"]),
-  });
+  const browser = await launch(chromium);
   try {
     const page = await browser.newPage();
     const errors = [];
@@ -218,7 +209,4 @@ async function main() {
   }
 }
 
-main().then(() => process.exit(failed ? 1 : 0)).catch((err) => {
-  console.log(`FAIL: the browser test stopped: ${err.stack || err.message}`);
-  process.exit(1);
-});
+run(main, "the browser test");
