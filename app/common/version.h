@@ -3,7 +3,7 @@
 
 namespace atento {
 
-/// Raised with each round of the design (docs/ and DESIGN.md name the rounds).
+/// Raised when what the programs compute or write changes (a new round of features).
 inline constexpr char kAtentoVersion[] = "0.3.0";
 
 }  // namespace atento
