@@ -57,6 +57,11 @@ open(sys.argv[2], "w", encoding="utf-8").write("\n".join(out) + "\n")
 PY
 build/atento-translate --model "$model" --format html --input "$out/paragraphs.html" \
   --output "$out/paragraphs.es.html" "${flags[@]}" 2>"$out/html.err"
+# The plain paragraphs' translation (scripts/bench_real_text.sh writes it too: kept when it
+# has their number of lines).
+[ "$(wc -l <"$out/paragraphs.es" 2>/dev/null)" = "$(wc -l <"$out/paragraphs.en")" ] ||
+  build/atento-translate --model "$model" --input "$out/paragraphs.en" \
+  --output "$out/paragraphs.es" "${flags[@]}" 2>>"$out/html.err"
 build/atento-eval --model "$model" --pairs "$out/paragraphs.tsv" --json \
   --hyps "$out/paragraphs.es" "${flags[@]}" >"$out/paragraphs.json" 2>"$out/paragraphs.err"
 python3 - "$out" <<'PY'
@@ -113,7 +118,7 @@ print("inline tags matched for the sample: %d (written: %d, %s)"
       % (len(pairs), len(sample), d + "/html_tags_sample.tsv"))
 PY
 build/atento-eval --model "$model" --pairs "$out/paragraphs.tsv" --json \
-  --translations "$out/paragraphs_html.es" "${flags[@]}" >"$out/paragraphs_html.json" \
+  --hyps "$out/paragraphs_html.es" "${flags[@]}" >"$out/paragraphs_html.json" \
   2>"$out/paragraphs_html.err"
 python3 - "$out" <<'PY'
 import json, sys
