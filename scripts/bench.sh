@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Benchmarks on the real corpus, printed side by side; they assert nothing.
 #   scripts/bench.sh [--minutes M] [--threads N] [--skip-train]
-# 1. training throughput of configs/book.json: Atento vs the PyTorch peer (same threads, data)
+# 1. training throughput of configs/book.json: Atento vs the PyTorch peer (same threads, data);
+#    the peer runs in fp32 and, where Atento trains in bf16 (train.precision auto on a CPU with
+#    native bfloat16), in bf16 too: one ratio per peer precision
 # 2. translation throughput on the first 2,000 test sentences: greedy cached / uncached, beam 4
 # 3. decoding cost growth with forced output lengths 10, 20, 40, 60: cached vs uncached
 # 4. peak memory (RSS) of training the book config and of translating with the base model
@@ -41,13 +43,22 @@ if [ "$skip_train" = 0 ]; then
 fi
 atento=$(json "$out/book/log.jsonl" \
   "round([x for x in e if x['event']=='train'][-1]['target_tokens'] / [x for x in e if x['event']=='train'][-1]['elapsed_s'], 1)")
-printf '%-34s %10s target tokens/s\n' "atento (C++, LibTorch)" "$atento"
+precision=$(json "$out/book/log.jsonl" \
+  "[x for x in e if x['event'] in ('start', 'resume')][-1].get('precision', 'fp32')")
+printf '%-34s %10s target tokens/s (%s)\n' "atento (C++, LibTorch)" "$atento" "$precision"
 if [ -f "$peer" ] && [ -f "$zip" ] && /usr/bin/python3 -c 'import torch' 2>/dev/null; then
-  /usr/bin/python3 "$peer" --zip "$zip" --minutes "$minutes" --threads "$threads" \
-    --val-limit 1000 --val-every-min 1000 >"$out/peer.jsonl" 2>"$out/peer.err"
-  ref=$(json "$out/peer.jsonl" "[x for x in e if x['event']=='train'][-1]['tgt_tokens_per_s']")
-  printf '%-34s %10s target tokens/s\n' "peer (PyTorch, ref_torch.py)" "$ref"
-  python3 -c "print('%-34s %10.2fx' % ('ratio atento / peer', $atento / $ref))"
+  # The peer in fp32 always; in bf16 too where Atento trained in bf16 (train.precision auto on
+  # a CPU with native bfloat16), so that one ratio compares equal precisions.
+  peer_precisions=fp32
+  [ "$precision" = bf16 ] && peer_precisions="fp32 bf16"
+  for p in $peer_precisions; do
+    /usr/bin/python3 "$peer" --zip "$zip" --minutes "$minutes" --threads "$threads" \
+      --val-limit 1000 --val-every-min 1000 --precision "$p" >"$out/peer-$p.jsonl" \
+      2>"$out/peer-$p.err"
+    ref=$(json "$out/peer-$p.jsonl" "[x for x in e if x['event']=='train'][-1]['tgt_tokens_per_s']")
+    printf '%-34s %10s target tokens/s (%s)\n' "peer (PyTorch, ref_torch.py)" "$ref" "$p"
+    python3 -c "print('%-34s %10.2fx' % ('ratio atento ($precision) / peer ($p)', $atento / $ref))"
+  done
 else
   echo "peer: skipped (needs $peer, $zip and Debian python3-torch)"
 fi

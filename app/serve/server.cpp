@@ -24,6 +24,7 @@
 #include "app/serve/segmented_jobs.h"
 #include "app/serve/serve_operations.h"
 #include "app/serve/stream_translator.h"
+#include "app/translate/greedy_workers.h"
 #include "app/translate/translator.h"
 #include "data/utf8.h"
 
@@ -77,26 +78,6 @@ BatchTranslator model_translator(TrainedModel& trained, int64_t threads) {
     }
     return results;
   };
-}
-
-struct DecoderThreads {
-  size_t workers = 1;
-  int64_t per_worker = 1;
-};
-
-/// Workers and threads per worker: on a CPU, by default one single-threaded worker per decoder
-/// thread (small decoding steps gain little from a second intra-op thread; a second batch
-/// decoded beside the first gains almost twice); on a GPU, one worker.
-DecoderThreads decoder_threads(const ServeArgs& args, const TrainedModel& trained) {
-  const int64_t total = resolve_threads(trained.config.translate.threads);
-  DecoderThreads t;
-  if (args.workers > 0) {
-    t.workers = args.workers;
-  } else {
-    t.workers = trained.device.is_cpu() ? static_cast<size_t>(total) : 1;
-  }
-  t.per_worker = std::max<int64_t>(1, total / static_cast<int64_t>(t.workers));
-  return t;
 }
 
 /// Reason phrase of the statuses httplib answers by itself.
@@ -300,7 +281,9 @@ int run_server(const ServeArgs& args) {
   batching.max_wait = std::chrono::microseconds(static_cast<int64_t>(args.batch_wait_ms * 1000));
   batching.max_queued = args.max_queued;
   batching.on_batch = ops.batch_observer();
-  const auto threads = decoder_threads(args, trained);
+  // On a CPU one single-threaded worker per decoder thread (greedy_workers.h), unless --workers.
+  const auto threads =
+      decoder_threads(trained.config.translate.threads, args.workers, trained.device);
   batching.workers = threads.workers;
   StepDecoderFactory stream;
   if (args.continuous) {

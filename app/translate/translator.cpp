@@ -19,6 +19,7 @@
 #include "app/common/precision.h"
 #include "app/common/runtime.h"
 #include "app/translate/attention_records.h"
+#include "app/translate/greedy_workers.h"
 #include "app/translate/html_translation.h"
 #include "app/translate/input_lines.h"
 #include "data/corpus.h"
@@ -187,6 +188,21 @@ WindowOutput render_window(const TrainedModel& trained, const EncodedInput& in, 
   return out;
 }
 
+/// One window's hypotheses: greedy as atento-serve decodes it (one single-threaded worker per
+/// thread, each with a continuous batch of translate.batch_size rows: greedy_workers.h); beam
+/// search, --attention, --force-len and --no-cache in length-sorted whole batches.
+std::vector<std::vector<model::Hypothesis>> decode_window(TrainedModel& trained,
+                                                          const EncodedInput& in,
+                                                          const model::SearchOptions& search) {
+  const auto& t = trained.config.translate;
+  if (!greedy_streamable(search))
+    return translate_sources(trained, in.sources, search, t.batch_size);
+  auto hypotheses = decode_greedy(trained, in.sources, search, static_cast<size_t>(t.batch_size),
+                                  decoder_threads(t.threads, 0, trained.device));
+  malloc_trim(0);  // as after each whole batch: freed buffers back to the system
+  return hypotheses;
+}
+
 void print_summary(size_t sentences, int64_t target_tokens, double seconds,
                    const model::SearchOptions& search) {
   char summary[256];
@@ -257,8 +273,7 @@ int run_translation(const TranslateArgs& args) {
   while (reader.next_window(lines, static_cast<size_t>(args.window))) {
     const EncodedInput in = encode_input(*trained.vocab, lines, input_name, line,
                                          splitter ? &*splitter : nullptr, std::cerr);
-    const auto hypotheses =
-        translate_sources(trained, in.sources, search, trained.config.translate.batch_size);
+    const auto hypotheses = decode_window(trained, in, search);
     const WindowOutput window = render_window(trained, in, line, hypotheses, attention.has_value());
     out.write(window.text);
     for (const auto& record : window.attention) attention->write((records++ ? "," : "[") + record);

@@ -1,0 +1,107 @@
+// The batch job's greedy decoding (app/translate/greedy_workers.h): however many workers and
+// rows, each source gets what greedy_search gives it alone, in input order; a worker's error
+// reaches the caller; the threads are shared as atento-serve shares them.
+
+#include <gtest/gtest.h>
+#include <torch/torch.h>
+
+#include <vector>
+
+#include "app/translate/greedy_workers.h"
+#include "model/search.h"
+#include "tests/unit/test_model_util.h"
+
+namespace atento {
+namespace {
+
+using model::testing::kBos;
+using model::testing::kEos;
+
+model::SearchOptions greedy_options() {
+  model::SearchOptions options;
+  options.beam = 1;
+  options.n_best = 1;
+  options.length_penalty = 1.0;
+  options.bos_id = kBos;
+  options.eos_id = kEos;
+  return options;
+}
+
+TrainedModel untrained_model() {
+  torch::manual_seed(47);
+  TrainedModel trained;
+  trained.config.translate.precision = Precision::kFp32;  // greedy_search below runs in fp32
+  trained.model = model::Seq2Seq(model::testing::small_options(model::Norm::kPre));
+  trained.model->eval();
+  return trained;
+}
+
+std::vector<std::vector<int64_t>> random_sources(size_t count) {
+  std::vector<std::vector<int64_t>> sources;
+  for (size_t i = 0; i < count; ++i) {
+    sources.push_back(model::testing::random_words(1 + static_cast<int64_t>(i * 5 % 11), 23));
+  }
+  return sources;
+}
+
+void expect_as_alone(TrainedModel& trained, const std::vector<std::vector<int64_t>>& sources,
+                     size_t rows, DecoderThreads threads) {
+  const auto results = decode_greedy(trained, sources, greedy_options(), rows, threads);
+  ASSERT_EQ(results.size(), sources.size());
+  for (size_t i = 0; i < sources.size(); ++i) {
+    const auto alone = model::greedy_search(trained.model, model::testing::pad_rows({sources[i]}),
+                                            greedy_options());
+    ASSERT_EQ(results[i].size(), 1u) << "source " << i;
+    EXPECT_EQ(results[i][0].tokens, alone.at(0).at(0).tokens)
+        << "source " << i << ", " << threads.workers << " workers of " << rows << " rows";
+    EXPECT_NEAR(results[i][0].score, alone.at(0).at(0).score, 1e-4) << "source " << i;
+  }
+}
+
+TEST(GreedyWorkers, EverySourceGetsWhatGreedySearchGivesItAloneInInputOrder) {
+  auto trained = untrained_model();
+  const auto sources = random_sources(40);
+  expect_as_alone(trained, sources, 4, {3, 1});       // rows free up and are refilled many times
+  expect_as_alone(trained, sources, 64, {2, 1});      // every source in the first batches
+  expect_as_alone(trained, sources, 1, {1, 1});       // one sentence at a time
+  expect_as_alone(trained, {sources[3]}, 8, {4, 1});  // one source: one worker
+  EXPECT_TRUE(decode_greedy(trained, {}, greedy_options(), 8, {2, 1}).empty());
+}
+
+TEST(GreedyWorkers, AWorkersErrorReachesTheCallerAfterAllEnded) {
+  auto trained = untrained_model();
+  auto sources = random_sources(20);
+  sources[7] = {3, 999};  // beyond the source vocabulary: the embedding throws
+  EXPECT_THROW(decode_greedy(trained, sources, greedy_options(), 2, {2, 1}), c10::Error);
+}
+
+TEST(GreedyWorkers, ThreadsAreSharedAsTheServerSharesThem) {
+  const torch::Device cpu(torch::kCPU), gpu(torch::kCUDA, 0);
+  auto expect = [](DecoderThreads got, size_t workers, int64_t per_worker) {
+    EXPECT_EQ(got.workers, workers);
+    EXPECT_EQ(got.per_worker, per_worker);
+  };
+  expect(decoder_threads(4, 0, cpu), 4, 1);  // one single-threaded worker per thread
+  expect(decoder_threads(4, 2, cpu), 2, 2);
+  expect(decoder_threads(3, 5, cpu), 5, 1);
+  expect(decoder_threads(4, 0, gpu), 1, 4);  // one worker on a GPU
+}
+
+TEST(GreedyWorkers, OnlyCachedGreedySearchWithoutAttentionOrForcedLengthIsStreamed) {
+  EXPECT_TRUE(greedy_streamable(greedy_options()));
+  auto options = greedy_options();
+  options.beam = 4;
+  EXPECT_FALSE(greedy_streamable(options));
+  options = greedy_options();
+  options.use_cache = false;
+  EXPECT_FALSE(greedy_streamable(options));
+  options = greedy_options();
+  options.record_attention = true;
+  EXPECT_FALSE(greedy_streamable(options));
+  options = greedy_options();
+  options.force_len = 5;
+  EXPECT_FALSE(greedy_streamable(options));
+}
+
+}  // namespace
+}  // namespace atento
