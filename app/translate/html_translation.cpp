@@ -12,6 +12,7 @@
 #include "app/translate/tag_placement.h"
 #include "app/translate/text_segments.h"
 #include "app/translate/translator.h"
+#include "app/translate/word_alignment.h"
 #include "data/html_document.h"
 #include "data/text_io.h"
 
@@ -62,31 +63,25 @@ bool is_wordlike(const data::Tokenizer& tokenizer, int64_t id) {
   });
 }
 
-/// For each target token of `best`, the word-like source token (is_wordlike) it attends to
-/// most, cross attention averaged over layers and heads; -1 for a target token that is not
-/// word-like itself, or when there is no such source token or no attention recorded.
-std::vector<int64_t> attended_sources(const TrainedModel& trained, const model::Hypothesis& best,
-                                      const std::vector<int64_t>& source) {
+/// The cross attention of `best` averaged over layers and heads, [len, S] (row j: target token
+/// j), with 0 where the source or the target token is not word-like (is_wordlike); undefined
+/// when no attention was recorded.
+torch::Tensor wordlike_attention(const TrainedModel& trained, const model::Hypothesis& best,
+                                 const std::vector<int64_t>& source) {
   if (best.attention.empty()) return {};
   auto mean = torch::stack(best.attention, 0).to(torch::kFloat).mean(std::vector<int64_t>{0, 1});
-  // mean: [len,S]; the columns of punctuation get no weight
-  const int64_t columns = std::min<int64_t>(mean.size(1), static_cast<int64_t>(source.size()));
-  std::vector<float> keep(static_cast<size_t>(mean.size(1)), 0.0f);
-  bool any = false;
-  for (int64_t s = 0; s < columns; ++s) {
-    keep[static_cast<size_t>(s)] = is_wordlike(trained.vocab->src(), source[s]) ? 1.0f : 0.0f;
-    any = any || keep[static_cast<size_t>(s)] > 0;
+  // mean: [len,S]
+  std::vector<float> columns(static_cast<size_t>(mean.size(1)), 0.0f);
+  for (size_t s = 0; s < columns.size() && s < source.size(); ++s) {
+    columns[s] = is_wordlike(trained.vocab->src(), source[s]) ? 1.0f : 0.0f;
   }
-  if (!any) return {};
-  mean = mean * torch::from_blob(keep.data(), {mean.size(1)}, torch::kFloat).clone();
-  const auto argmax = mean.argmax(1).to(torch::kInt64).contiguous();  // [len]
-  const int64_t* p = argmax.data_ptr<int64_t>();
-  const auto n = std::min<int64_t>(argmax.size(0), static_cast<int64_t>(best.tokens.size()));
-  std::vector<int64_t> attended(p, p + n);
-  for (int64_t j = 0; j < n; ++j) {
-    if (!is_wordlike(trained.vocab->tgt(), best.tokens[j])) attended[j] = -1;
+  std::vector<float> rows(static_cast<size_t>(mean.size(0)), 0.0f);
+  for (size_t j = 0; j < rows.size() && j < best.tokens.size(); ++j) {
+    rows[j] = is_wordlike(trained.vocab->tgt(), best.tokens[j]) ? 1.0f : 0.0f;
   }
-  return attended;
+  const auto column_mask = torch::from_blob(columns.data(), {mean.size(1)}, torch::kFloat);
+  const auto row_mask = torch::from_blob(rows.data(), {mean.size(0), 1}, torch::kFloat);
+  return (mean * column_mask * row_mask).contiguous();
 }
 
 /// The word (of the piece's own words) of each of its `n_tokens` source tokens: each word
@@ -142,29 +137,37 @@ std::string translated_block(const TrainedModel& trained, const data::TextBlock&
   WordAlignment alignment;
   alignment.source_words = source.words;
   alignment.target_words = text_words(text);
-  alignment.links.resize(alignment.target_words.size());
   const auto model_words = text_words(source.text);
+  // weights[t][w]: the attention of target word t's tokens (their mean) on source word w's
+  // (their sum).
+  const size_t n_target = alignment.target_words.size(), n_source = source.words.size();
+  std::vector<std::vector<float>> weights(n_target, std::vector<float>(n_source, 0.0f));
+  std::vector<int> tokens_of_word(n_target, 0);
   for (size_t k = 0; k < best.size(); ++k) {
     if (best[k] == nullptr) continue;
+    const auto attention = wordlike_attention(trained, *best[k], segmented.sources[k]);
+    if (!attention.defined()) continue;
     const size_t first_word = word_at(model_words, segmented.spans[k].begin);
     const auto token_words =
         source_token_words(trained.vocab->src(), segmented.texts[k], segmented.sources[k].size());
-    const auto attended = attended_sources(trained, *best[k], segmented.sources[k]);
     const auto starts = target_token_starts(*trained.vocab, best[k]->tokens);
-    for (size_t j = 0; j < attended.size(); ++j) {
-      if (attended[j] < 0) continue;
-      const auto s = static_cast<size_t>(attended[j]);
-      if (s >= token_words.size()) continue;
+    const auto columns = std::min<size_t>(token_words.size(), attention.size(1));
+    for (size_t j = 0; j < starts.size() && j < static_cast<size_t>(attention.size(0)); ++j) {
       const size_t t = word_at(alignment.target_words, source.lead.size() + offsets[k] + starts[j]);
-      if (t >= alignment.target_words.size()) continue;
-      auto& links = alignment.links[t];
-      const size_t word = first_word + token_words[s];
-      if (word < alignment.source_words.size() &&
-          std::find(links.begin(), links.end(), word) == links.end()) {
-        links.push_back(word);
+      if (t >= n_target) continue;
+      const float* row = attention[static_cast<int64_t>(j)].data_ptr<float>();
+      if (std::all_of(row, row + columns, [](float w) { return w == 0.0f; })) continue;
+      ++tokens_of_word[t];  // a word-like token
+      for (size_t s = 0; s < columns; ++s) {
+        const size_t word = first_word + token_words[s];
+        if (word < n_source) weights[t][word] += row[s];
       }
     }
   }
+  for (size_t t = 0; t < n_target; ++t) {
+    for (float& w : weights[t]) w /= static_cast<float>(std::max(1, tokens_of_word[t]));
+  }
+  alignment.links = symmetric_alignment(weights);
   return data::block_markup({text, place_spans(block.spans, alignment, block.text, text)});
 }
 

@@ -1,0 +1,63 @@
+#include "app/translate/word_alignment.h"
+
+#include <algorithm>
+
+namespace atento {
+
+namespace {
+
+using Grid = std::vector<std::vector<char>>;  // [t][s]: linked or not
+
+/// The two directions: forward[t][s] when s is t's most attended word, backward when t is s's
+/// most attending word.
+void directions(const std::vector<std::vector<float>>& weights, size_t n_source, Grid& forward,
+                Grid& backward) {
+  const size_t n_target = weights.size();
+  forward.assign(n_target, std::vector<char>(n_source, 0));
+  backward = forward;
+  for (size_t t = 0; t < n_target; ++t) {
+    const auto& row = weights[t];
+    const auto best = std::max_element(row.begin(), row.end());
+    if (best != row.end() && *best > 0) forward[t][static_cast<size_t>(best - row.begin())] = 1;
+  }
+  for (size_t s = 0; s < n_source; ++s) {
+    size_t best = n_target;
+    for (size_t t = 0; t < n_target; ++t) {
+      if (weights[t][s] > 0 && (best == n_target || weights[t][s] > weights[best][s])) best = t;
+    }
+    if (best < n_target) backward[best][s] = 1;
+  }
+}
+
+}  // namespace
+
+std::vector<std::vector<size_t>> symmetric_alignment(const std::vector<std::vector<float>>& weights) {
+  const size_t n_target = weights.size();
+  size_t n_source = 0;
+  for (const auto& row : weights) n_source = std::max(n_source, row.size());
+  std::vector<std::vector<float>> square = weights;
+  for (auto& row : square) row.resize(n_source, 0.0f);
+  Grid forward, backward;
+  directions(square, n_source, forward, backward);
+  Grid linked(n_target, std::vector<char>(n_source, 0));
+  std::vector<char> target_aligned(n_target, 0), source_aligned(n_source, 0);
+  auto link = [&](size_t t, size_t s) {
+    linked[t][s] = 1;
+    target_aligned[t] = source_aligned[s] = 1;
+  };
+  auto in_union = [&](size_t t, size_t s) { return forward[t][s] || backward[t][s]; };
+  for (size_t t = 0; t < n_target; ++t)
+    for (size_t s = 0; s < n_source; ++s)
+      if (forward[t][s] && backward[t][s]) link(t, s);
+  // final-and: links of the union between two words the intersection left unaligned.
+  for (size_t t = 0; t < n_target; ++t)
+    for (size_t s = 0; s < n_source; ++s)
+      if (in_union(t, s) && !target_aligned[t] && !source_aligned[s]) link(t, s);
+  std::vector<std::vector<size_t>> links(n_target);
+  for (size_t t = 0; t < n_target; ++t)
+    for (size_t s = 0; s < n_source; ++s)
+      if (linked[t][s]) links[t].push_back(s);
+  return links;
+}
+
+}  // namespace atento
