@@ -60,8 +60,7 @@ void TrainingLoop::validate_now() {
   before_checkpoint();  // diverged weights never reach a checkpoint
   const ValidationFigures figures = evaluate_validation();
   const auto metric = config_.train.best_metric;
-  auto decision = decide_validation(
-      state_, metric, metric == BestMetric::kAccuracy ? figures.accuracy : figures.loss);
+  auto decision = decide_validation(state_, metric, judged_figure(metric, figures));
   state_ = decision.state;
   if (decision.better && writes_directory()) {
     save_weights(best_model(), join_path(dir_, model_files::kBestWeights));
