@@ -37,7 +37,7 @@ max_bleu=$(json_get "$out/log.jsonl" "max(e['bleu'] for e in events if e['event'
 flags=$(json_get "$out/log.jsonl" "[e['best'] for e in events if e['event']=='valid'] == (lambda v: [i == 0 or e['bleu'] > max(x['bleu'] for x in v[:i]) for i, e in enumerate(v)])([e for e in events if e['event']=='valid'])")
 [ "$flags" = "True" ] && pass "each validation is flagged best exactly when its BLEU is a new high" \
   || fail "the best flags do not follow BLEU"
-best_weights=$out/model.pt
+best_weights=$out/model.safetensors
 diff=$("$BUILD/atento_weights_diff" "$best_weights" "$out/checkpoints/step-$want/model.pt")
 [ "$diff" = "max_abs_diff 0" ] && pass "the best weights are step $want's" \
   || fail "the best weights differ from step $want's: $diff"
