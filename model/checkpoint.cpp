@@ -31,18 +31,6 @@ void check_readable(const std::string& path) {
   }
 }
 
-// Every parameter and buffer of the module by its dotted path.
-std::map<std::string, torch::Tensor> named_state(const torch::nn::Module& module) {
-  std::map<std::string, torch::Tensor> state;
-  for (const auto& item : module.named_parameters()) {
-    state.emplace(item.key(), item.value());
-  }
-  for (const auto& item : module.named_buffers()) {
-    state.emplace(item.key(), item.value());
-  }
-  return state;
-}
-
 // What a weights file may hold: dotted parameter names of bounded length, real tensors of
 // bounded rank and size. A file from an untrusted directory that holds anything else is refused
 // by name before any of it reaches a model.
@@ -106,6 +94,17 @@ std::string shape_string(const torch::Tensor& tensor) {
   std::ostringstream out;
   out << tensor.sizes();
   return out.str();
+}
+
+NamedTensors named_state(const torch::nn::Module& module) {
+  std::map<std::string, torch::Tensor> state;
+  for (const auto& item : module.named_parameters()) {
+    state.emplace(item.key(), item.value());
+  }
+  for (const auto& item : module.named_buffers()) {
+    state.emplace(item.key(), item.value());
+  }
+  return state;
 }
 
 std::string serialize_weights(const torch::nn::Module& module) {

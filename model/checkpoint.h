@@ -18,6 +18,9 @@ using NamedTensors = std::map<std::string, torch::Tensor>;
 /// A tensor's shape as error messages name it: "[3, 4]".
 std::string shape_string(const torch::Tensor& tensor);
 
+/// Every parameter and buffer of `module` by its dotted name (the tensors themselves).
+NamedTensors named_state(const torch::nn::Module& module);
+
 /// Every parameter and buffer of `module` (moved to CPU) as the bytes of a weights file.
 std::string serialize_weights(const torch::nn::Module& module);
 

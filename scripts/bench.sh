@@ -66,9 +66,9 @@ fi
 echo
 echo "== 2. translation throughput, first 2,000 test sentences"
 base=runs/base
-if [ ! -f "$base/model.pt" ]; then
+if [ ! -f "$base/model.safetensors" ] && [ ! -f "$base/model.pt" ]; then
   base=$out/base
-  if [ ! -f "$base/model.pt" ]; then
+  if [ ! -f "$base/model.safetensors" ] && [ ! -f "$base/model.pt" ]; then
     echo "(no runs/base: training a short base model into $base for sections 2–4)"
     build/atento-train --config configs/base.json --out "$base" --set data.corpus="$corpus" \
       --set train.max_steps=300 --set train.valid_subset=500 --set train.eval_every_steps=300 \

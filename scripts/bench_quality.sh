@@ -9,7 +9,8 @@ cd "$(dirname "$0")/.."
 model=${1:-runs/base}
 shift || true
 eval_flags=("$@")  # e.g. --beam 1
-[ -f "$model/model.pt" ] || { echo "error: $model has no trained model" >&2; exit 2; }
+[ -f "$model/model.safetensors" ] || [ -f "$model/model.pt" ] ||  # model.pt: older directories
+  { echo "error: $model has no trained model" >&2; exit 2; }
 # (grep without -q reads to the end: -q could stop apertium with SIGPIPE, a failure under pipefail)
 if ! command -v apertium >/dev/null || ! apertium -l 2>/dev/null | grep eng-spa >/dev/null; then
   sudo=""; [ "$(id -u)" -eq 0 ] || sudo=sudo

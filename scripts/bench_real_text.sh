@@ -11,7 +11,8 @@ cd "$(dirname "$0")/.."
 model=${1:-runs/base}
 shift || true
 eval_flags=("$@")  # e.g. --beam 1
-[ -f "$model/model.pt" ] || { echo "error: $model has no trained model" >&2; exit 2; }
+[ -f "$model/model.safetensors" ] || [ -f "$model/model.pt" ] ||  # model.pt: older directories
+  { echo "error: $model has no trained model" >&2; exit 2; }
 out=$model/real_text
 mkdir -p "$out"
 python3 scripts/real_text_set.py "$model/train.tsv" "$model/test.tsv" "$out" "${SENTENCES:-0}"

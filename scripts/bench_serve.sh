@@ -37,7 +37,7 @@ out=runs/bench-serve
 mkdir -p "$out"
 if [ -z "$model" ]; then
   model=runs/serve-sample
-  if [ ! -f "$model/model.pt" ]; then
+  if [ ! -f "$model/model.safetensors" ] && [ ! -f "$model/model.pt" ]; then
     echo "training the sample model into $model"
     build/atento-train --config configs/sample.json --out "$model" --set train.max_epochs=15 \
       >/dev/null 2>"$out/train.err"

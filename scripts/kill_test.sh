@@ -67,13 +67,13 @@ check_directory() {
     else
       fail "kill $1: checkpoint step-$step does not translate (exit $code): $(tail -1 "$work/err")"
     fi
-  elif [ -s "$dir/model.pt" ]; then
-    # Killed between the first validation's best weights (model.pt) and the first checkpoint:
+  elif [ -s "$dir/model.safetensors" ]; then
+    # Killed between the first validation's best weights and the first checkpoint:
     # the directory holds a finished model already, and the translator uses it.
     if [ "$code" = 0 ] && [ "$(printf '%s\n' "$out" | wc -l)" = 1 ]; then
       loaded=$((loaded + 1)); echo "kill $1: best weights before the first checkpoint translate"
     else
-      fail "kill $1: model.pt without a checkpoint: exit $code: $(tail -1 "$work/err")"
+      fail "kill $1: best weights without a checkpoint: exit $code: $(tail -1 "$work/err")"
     fi
   elif { [ "$code" = 1 ] || { [ "$code" = 2 ] && [ ! -d "$dir" ]; }; } &&
        grep -q '^error: ' "$work/err"; then

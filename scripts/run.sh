@@ -51,6 +51,6 @@ build/atento-eval --model "$out" --pairs "$out/test.tsv" --output "$out/test.hyp
   | tee "$out/eval.txt"
 
 echo
-echo "model:        $out (config.json, model.pt, tokenizers, log.jsonl)"
+echo "model:        $out (config.json, model.safetensors, tokenizers, log.jsonl)"
 echo "translations: runs/examples.es.txt, $out/test.hyp.es.txt"
 echo "metrics:      $out/eval.txt"

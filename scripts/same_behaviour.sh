@@ -35,13 +35,16 @@ run() {  # run BUILD OUT
   for m in sample fast; do
     [ -f "$out/$m/log.jsonl" ] || continue
     jq -c 'del(.elapsed_s, .tokens_per_s, .config)' "$out/$m/log.jsonl" >"$out/$m.log"
+    # The final weights: the latest checkpoint's (a pickle in every version; the best weights
+    # are model.safetensors now, model.pt before).
+    cp "$out/$m/checkpoints/$(cat "$out/$m/checkpoints/latest")/model.pt" "$out/$m.weights.pt"
   done
 }
 
 run "$old" "$work/old"
 run "$new" "$work/new"
 status=0
-for f in sample.log sample/model.pt sample.beam1.es sample.beam4.es fast.log fast/model.pt \
+for f in sample.log sample.weights.pt sample.beam1.es sample.beam4.es fast.log fast.weights.pt \
          fast.beam1.es; do
   [ -f "$work/old/$f" ] || continue
   if cmp -s "$work/old/$f" "$work/new/$f"; then echo "same: $f"

@@ -161,7 +161,8 @@ const EnumNames<Backend> kBackends = {
 const EnumNames<Precision> kPrecisions = {
     {"fp32", Precision::kFp32}, {"bf16", Precision::kBf16}, {"auto", Precision::kAuto}};
 const EnumNames<BestMetric> kBestMetrics = {{"next_word_accuracy", BestMetric::kAccuracy},
-                                            {"loss", BestMetric::kLoss}};
+                                            {"loss", BestMetric::kLoss},
+                                            {"bleu", BestMetric::kBleu}};
 
 // The single list of fields per section: both reading and writing go through these.
 template <class V, class C>
@@ -236,6 +237,7 @@ void visit(V& v, C& o, const TrainOptions*) {
   v("eval_every_steps", o.eval_every_steps);
   v("valid_subset", o.valid_subset);
   v("best_metric", o.best_metric, kBestMetrics);
+  v("bleu_sentences", o.bleu_sentences);
   v("patience", o.patience);
   v("keep_checkpoints", o.keep_checkpoints);
   v("log_every_steps", o.log_every_steps);
@@ -502,6 +504,9 @@ void validate_train(const TrainOptions& r) {
         "set at least one of max_epochs, max_steps, time_budget_minutes");
   check(r.eval_every_steps >= 0, "train.eval_every_steps", "must not be negative");
   check(r.valid_subset >= 0, "train.valid_subset", "must not be negative");
+  check(r.bleu_sentences >= 0, "train.bleu_sentences", "must not be negative (0 = no BLEU)");
+  check(r.best_metric != BestMetric::kBleu || r.bleu_sentences > 0, "train.bleu_sentences",
+        "must be positive when train.best_metric is bleu");
   check(r.patience >= 0, "train.patience", "must not be negative");
   check(r.keep_checkpoints >= 1, "train.keep_checkpoints", "must be at least 1");
   check(r.log_every_steps >= 1, "train.log_every_steps", "must be positive");
@@ -537,6 +542,9 @@ void validate(const Config& c) {
   validate_train(c.train);
   validate_translate(c.translate);
   validate_filter(c.filter);
+  check(c.filter.pretrained.empty() || c.train.best_metric != BestMetric::kBleu,
+        "train.best_metric",
+        "bleu is for translation models; the pair filter (filter.pretrained) has no BLEU");
   check(c.distributed.timeout_s > 0, "distributed.timeout_s", "must be positive (seconds)");
 }
 

@@ -32,7 +32,7 @@ inline constexpr const char* kFormatVersionKey = "format_version";
 
 enum class OptimizerKind { kAdam, kAdamW, kRmsprop };
 enum class LrSchedule { kConstant, kInverseSqrt, kLinear };
-enum class BestMetric { kAccuracy, kLoss };
+enum class BestMetric { kAccuracy, kLoss, kBleu };
 /// Arithmetic of the forward pass: fp32, bf16 autocast (matmuls in bfloat16, loss and
 /// softmax in fp32), or auto: bf16 where the CPU multiplies bfloat16 natively, fp32 elsewhere.
 /// See app/precision.h.
@@ -84,8 +84,13 @@ struct TrainOptions {
   int64_t eval_every_steps = 500;
   /// Validate on the first N validation pairs only (0 = all).
   int64_t valid_subset = 0;
-  /// next_word_accuracy | loss: which validation figure picks the best checkpoint.
+  /// next_word_accuracy | loss | bleu: which validation figure picks the best checkpoint
+  /// (bleu: greedy BLEU on the bleu_sentences below).
   BestMetric best_metric = BestMetric::kAccuracy;
+  /// At every validation of a translation model, the first this many distinct English
+  /// sources of the validation split are translated greedily and their corpus BLEU logged
+  /// (every Spanish side of a source is one of its references); 0 = no BLEU at validation.
+  int64_t bleu_sentences = 300;
   /// Stop after this many validations without improvement (0 = never).
   int64_t patience = 5;
   /// Checkpoints kept on disk, the newest ones (each validation writes one): more than 1 for

@@ -52,4 +52,26 @@ TeacherForcedTotals all_reduce_totals(ProcessGroup& group, const TeacherForcedTo
   return result;
 }
 
+BleuStats all_reduce_bleu_stats(ProcessGroup& group, const BleuStats& stats) {
+  if (!group.distributed()) return stats;
+  // [10] double: exact for integer counts below 2^53.
+  std::vector<double> flat;
+  for (int64_t n : stats.correct) flat.push_back(static_cast<double>(n));
+  for (int64_t n : stats.total) flat.push_back(static_cast<double>(n));
+  flat.push_back(static_cast<double>(stats.sys_len));
+  flat.push_back(static_cast<double>(stats.ref_len));
+  std::vector<torch::Tensor> sums{torch::tensor(flat, torch::kDouble).to(group.device())};
+  group.all_reduce_sum(sums);
+  auto host = sums[0].cpu();
+  const double* v = host.data_ptr<double>();
+  BleuStats result;
+  for (size_t n = 0; n < 4; ++n) {
+    result.correct[n] = static_cast<int64_t>(v[n]);
+    result.total[n] = static_cast<int64_t>(v[4 + n]);
+  }
+  result.sys_len = static_cast<int64_t>(v[8]);
+  result.ref_len = static_cast<int64_t>(v[9]);
+  return result;
+}
+
 }  // namespace atento

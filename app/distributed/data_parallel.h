@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "app/distributed/process_group.h"
+#include "app/scoring/metrics.h"
 #include "app/scoring/teacher_forcing.h"
 
 namespace atento {
@@ -27,5 +28,8 @@ void broadcast_weights(ProcessGroup& group, torch::nn::Module& module);
 
 /// The sums of every rank's TeacherForcedTotals, on every rank.
 TeacherForcedTotals all_reduce_totals(ProcessGroup& group, const TeacherForcedTotals& totals);
+
+/// The sums of every rank's BleuStats (each rank's share of the sentences), on every rank.
+BleuStats all_reduce_bleu_stats(ProcessGroup& group, const BleuStats& stats);
 
 }  // namespace atento

@@ -8,7 +8,6 @@
 #include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
-#include <set>
 #include <utility>
 #include <vector>
 
@@ -19,6 +18,7 @@
 #include "app/eval/eval_subsets.h"
 #include "app/model_dir/model_dir.h"
 #include "app/scoring/metrics.h"
+#include "app/scoring/reference_sets.h"
 #include "app/scoring/teacher_forcing.h"
 #include "app/translate/translator.h"
 #include "data/corpus.h"
@@ -79,21 +79,13 @@ EvalFigures evaluate_pairs(TrainedModel& trained, const std::vector<data::Pair>&
       evaluate_teacher_forced(trained.model, encode_pairs(*trained.vocab, pairs), batch_tokens,
                               trained.device, trained.config.translate.precision);
   if (translations.empty()) return f;
-  std::vector<std::string> order;
-  std::map<std::string, std::vector<std::string>> refs;
-  for (const auto& p : pairs) {
-    if (!refs.count(p.src)) order.push_back(p.src);
-    refs[p.src].push_back(p.tgt);
-  }
+  const ReferenceSets sets = reference_sets(pairs);
+  const auto& order = sets.sources;
   std::vector<std::string> hyps;
-  std::vector<std::vector<std::string>> refsets;
-  for (const auto& src : order) {
-    hyps.push_back(translations.at(src));
-    refsets.push_back(refs[src]);
-  }
+  for (const auto& src : order) hyps.push_back(translations.at(src));
   f.sources = static_cast<int64_t>(order.size());
-  f.bleu = corpus_bleu(hyps, refsets).score;
-  f.chrf = corpus_chrf(hyps, refsets, chrf);
+  f.bleu = corpus_bleu(hyps, sets.references).score;
+  f.chrf = corpus_chrf(hyps, sets.references, chrf);
   if (profile != nullptr) add_short_shares(f, *profile, pairs, order, hyps);
   return f;
 }
@@ -130,16 +122,6 @@ std::optional<TrainingProfile> training_profile(const EvalArgs& args, const Trai
   return profile_training(data::read_pairs(train_path, options));
 }
 
-/// The distinct English sources of `pairs`, in first-occurrence order.
-std::vector<std::string> distinct_sources(const std::vector<data::Pair>& pairs) {
-  std::set<std::string> done;
-  std::vector<std::string> order;
-  for (const auto& p : pairs) {
-    if (done.insert(p.src).second) order.push_back(p.src);
-  }
-  return order;
-}
-
 /// --hyps with a model: one line per distinct source, checked against their number.
 std::vector<std::string> read_translations(const EvalArgs& args, size_t sources) {
   auto texts = read_hypotheses(args.hyps);
@@ -160,9 +142,9 @@ std::vector<std::string> model_translations(TrainedModel& trained,
   return translate_texts(trained, order, search);
 }
 
-/// One translation per distinct source, in first-occurrence order.
+/// One translation per distinct source, in first-occurrence order, and its references.
 struct Translations {
-  std::vector<std::string> sources;
+  ReferenceSets sets;
   std::vector<std::string> texts;
 };
 
@@ -170,25 +152,15 @@ struct Translations {
 Translations translate_once(const EvalArgs& args, TrainedModel& trained,
                             const std::vector<data::Pair>& pairs) {
   Translations t;
-  t.sources = distinct_sources(pairs);
-  t.texts = args.hyps.empty() ? model_translations(trained, t.sources)
-                              : read_translations(args, t.sources.size());
+  t.sets = reference_sets(pairs);
+  t.texts = args.hyps.empty() ? model_translations(trained, t.sets.sources)
+                              : read_translations(args, t.sets.sources.size());
   if (!args.output.empty()) {
     std::string lines;
     for (const auto& text : t.texts) lines += text + "\n";
     data::write_file_atomically(args.output, lines);
   }
   return t;
-}
-
-/// The references of each source: every Spanish side that shares it.
-std::vector<std::vector<std::string>> references_of(const std::vector<data::Pair>& pairs,
-                                                    const std::vector<std::string>& sources) {
-  std::map<std::string, std::vector<std::string>> refs;
-  for (const auto& p : pairs) refs[p.src].push_back(p.tgt);
-  std::vector<std::vector<std::string>> out;
-  for (const auto& src : sources) out.push_back(refs[src]);
-  return out;
 }
 
 /// The figures of every pair and of each subset (eval_subsets.h).
@@ -307,14 +279,14 @@ int run_evaluation(const EvalArgs& args) {
   Translations made;
   if (!args.no_translate) {
     made = translate_once(args, trained, pairs);
-    for (size_t i = 0; i < made.sources.size(); ++i) translations[made.sources[i]] = made.texts[i];
+    for (size_t i = 0; i < made.texts.size(); ++i)
+      translations[made.sets.sources[i]] = made.texts[i];
   }
   EvalResults results = evaluate_all(trained, pairs, translations, profile, args.scores.chrf);
   results.skipped_lines = report.skipped;
   if (!args.no_translate && !pairs.empty()) {
     const std::string name = args.hyps.empty() ? "model " + args.model_dir : args.hyps;
-    results.scores =
-        score_translations(made.texts, references_of(pairs, made.sources), name, args.scores);
+    results.scores = score_translations(made.texts, made.sets.references, name, args.scores);
   }
   print_results(args, trained, results);
   return kExitOk;

@@ -78,13 +78,14 @@ void check_kind(const Config& config, ModelKind kind, const std::string& model_d
   }
 }
 
-// The weights file of `model_dir`: model.pt, else a release's model.safetensors, else the
-// latest checkpoint's average if it keeps one, else its weights.
+// The weights file of `model_dir`: model.safetensors (a training directory's best weights or
+// a release's), else an older directory's model.pt, else the latest checkpoint's average if
+// it keeps one, else its weights.
 std::string weights_file(const std::string& model_dir) {
   auto best = join_path(model_dir, model_files::kBestWeights);
   if (file_exists(best)) return best;
-  auto release = join_path(model_dir, model_files::kReleaseWeights);
-  if (file_exists(release)) return release;
+  auto legacy = join_path(model_dir, model_files::kLegacyBestWeights);
+  if (file_exists(legacy)) return legacy;
   if (auto checkpoint = latest_checkpoint(model_dir)) {
     auto average = join_path(*checkpoint, model_files::kAverageWeights);
     return file_exists(average) ? average : join_path(*checkpoint, model_files::kCheckpointWeights);

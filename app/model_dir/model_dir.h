@@ -2,7 +2,8 @@
 // The model directory: everything a trained model needs, in one folder.
 //   config.json        resolved configuration, architecture and vocabulary sizes included
 //   vocab/tokenizer    files of data::train_vocabularies
-//   model.pt           best weights so far (by train.best_metric), best.json its figures
+//   model.safetensors  best weights so far (by train.best_metric), best.json its figures
+//                      (model.pt, a pickle, in directories written before; still read)
 //   checkpoints/       step-N/{model.pt,optimizer.pt,state.json} and `latest` naming one
 //                      (app/checkpoint_dir.h)
 //   train.tsv valid.tsv test.tsv   the split
@@ -42,8 +43,9 @@ struct OpenedModelDir {
 /// Opens `model_dir` for a program that uses a `kind` model; every check of a model directory
 /// is here. Reads config.json with `overrides` (translate.* only), refuses a directory of the
 /// other kind, loads the tokenizers and checks them against the architecture's vocabulary
-/// sizes, resolves translate.device, and finds the weights: model.pt, else (before the first
-/// validation) the latest checkpoint's average or weights. Throws naming the directory, file or
+/// sizes, resolves translate.device, and finds the weights: model.safetensors, else an older
+/// directory's model.pt, else (before the first validation) the latest checkpoint's average or
+/// weights. Throws naming the directory, file or
 /// key: not a model directory, still being created by atento-train, no weights yet.
 OpenedModelDir open_model_dir(const std::string& model_dir, ModelKind kind,
                               const std::vector<std::string>& overrides);

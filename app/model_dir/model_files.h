@@ -6,14 +6,19 @@ namespace atento {
 
 namespace model_files {
 inline constexpr const char* kConfig = "config.json";
-/// In the model directory: the best weights so far (by train.best_metric).
-inline constexpr const char* kBestWeights = "model.pt";
-/// In a checkpoint: the weights being trained, as they were at that step.
+/// In the model directory: the best weights so far (by train.best_metric), in the safetensors
+/// format (app/model_dir/safetensors.h); the same name in a release.
+inline constexpr const char* kBestWeights = "model.safetensors";
+/// In a model directory written before the safetensors layout: the best weights as a pickle.
+/// Still read (when there is no kBestWeights) and replaced by kBestWeights at the next best.
+inline constexpr const char* kLegacyBestWeights = "model.pt";
+/// In a checkpoint: the weights being trained, as they were at that step. Checkpoints stay in
+/// the pickle format of their optimizer state (docs/training.md says why).
 inline constexpr const char* kCheckpointWeights = "model.pt";
 /// In a checkpoint: the weight average (train.ema_decay), which validation judges.
 inline constexpr const char* kAverageWeights = "average.pt";
 /// In a release (app/model_dir/release.h): the weights, in the safetensors format.
-inline constexpr const char* kReleaseWeights = "model.safetensors";
+inline constexpr const char* kReleaseWeights = kBestWeights;
 /// In a release: the model card and the checksums of every other file (sha256sum's format).
 inline constexpr const char* kModelCard = "MODEL.md";
 inline constexpr const char* kChecksums = "SHA256SUMS";

@@ -18,7 +18,7 @@ bool is_safetensors(const std::string& path) {
 }  // namespace
 
 void save_weights(const torch::nn::Module& module, const std::string& path) {
-  data::write_file_atomically(path, model::serialize_weights(module));
+  save_weights(model::named_state(module), path);
 }
 
 void save_weights(const model::NamedTensors& weights, const std::string& path) {

@@ -13,10 +13,11 @@
 
 namespace atento {
 
-/// Writes every parameter and buffer of `module` to `path` (model::serialize_weights' format).
+/// Writes every parameter and buffer of `module` to `path` (safetensors for a path ending in
+/// ".safetensors", else model::serialize_weights' pickle).
 void save_weights(const torch::nn::Module& module, const std::string& path);
 
-/// Writes named tensors to `path` (model::serialize_weights' format).
+/// Writes named tensors to `path`, in the format its name says (as above).
 void save_weights(const model::NamedTensors& weights, const std::string& path);
 
 /// Writes the optimizer state to `path` (model::serialize_optimizer's format).

@@ -50,8 +50,12 @@ std::string weights_file(const std::string& checkpoint, AveragedWeights weights)
 
 // Copies the files a model directory needs besides its weights: configuration, tokenizers, split.
 void copy_model_files(const std::string& from, const std::string& to) {
-  const std::set<std::string> skipped = {model_files::kBestWeights, model_files::kBestInfo,
-                                         model_files::kLog, kLockFile, kAverageInfo};
+  const std::set<std::string> skipped = {model_files::kBestWeights,
+                                         model_files::kLegacyBestWeights,
+                                         model_files::kBestInfo,
+                                         model_files::kLog,
+                                         kLockFile,
+                                         kAverageInfo};
   for (const auto& entry : fs::directory_iterator(from)) {
     const std::string name = entry.path().filename().string();
     if (!entry.is_regular_file() || skipped.count(name) || name.front() == '.') continue;
@@ -88,7 +92,7 @@ int run_average(const AverageArgs& args) {
   const char* kind = args.weights == AveragedWeights::kAverage ? "average" : "trained";
   nlohmann::json info = {{"source", args.model_dir}, {"checkpoints", names}, {"weights", kind}};
   data::write_file_atomically(join_path(args.out_dir, kAverageInfo), info.dump(2) + "\n");
-  // Last: a directory without model.pt is refused by the loaders, never half used.
+  // Last: a directory without best weights is refused by the loaders, never half used.
   save_weights(averaged, join_path(args.out_dir, model_files::kBestWeights));
   std::cout << "averaged the " << kind << " weights of " << files.size() << " checkpoint(s), "
             << names.front().get<std::string>() << " to " << names.back().get<std::string>()

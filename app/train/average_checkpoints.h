@@ -24,10 +24,10 @@ struct AverageArgs {
 /// Name of the file in the new directory that says what was averaged.
 inline constexpr const char* kAverageInfo = "average.json";
 
-/// Writes `out_dir`: the configuration, tokenizer and split files of `model_dir`, model.pt (the
-/// mean of the chosen weights of its `last` newest complete checkpoints) and average.json naming
-/// them. Throws ConfigError when there are fewer checkpoints than asked for or `out_dir` already
-/// holds a model. Returns the exit code.
+/// Writes `out_dir`: the configuration, tokenizer and split files of `model_dir`,
+/// model.safetensors (the mean of the chosen weights of its `last` newest complete checkpoints) and
+/// average.json naming them. Throws ConfigError when there are fewer checkpoints than asked for or
+/// `out_dir` already holds a model. Returns the exit code.
 int run_average(const AverageArgs& args);
 
 }  // namespace atento

@@ -155,10 +155,11 @@ void Trainer::prepare_data() {
   }
   train_ = encode_pairs(vocab, split.train);
   valid_ = encode_pairs(vocab, split.valid);
-  if (config_.tokenizer.sample_alpha > 0) {
-    train_text_ = std::move(split.train);
-    vocab_ = std::move(vocab);
+  if (config_.train.bleu_sentences > 0) {
+    bleu_.emplace(split.valid, config_.train.bleu_sentences, group_.rank(), group_.size());
   }
+  if (config_.tokenizer.sample_alpha > 0) train_text_ = std::move(split.train);
+  vocab_ = std::move(vocab);
 }
 
 void Trainer::build_model() {
@@ -449,16 +450,29 @@ ValidationFigures Trainer::evaluate_validation() {
                              " (try a lower train.lr or train.clip_norm); the last good "
                              "checkpoint is kept");
   }
+  return validation_figures(totals);
+}
+
+ValidationFigures Trainer::validation_figures(const TeacherForcedTotals& totals) {
   ValidationFigures figures;
   figures.loss = totals.loss();
   figures.accuracy = totals.accuracy();
   figures.fields = {{"loss", totals.loss()},
                     {"next_word_accuracy", totals.accuracy()},
                     {"target_tokens", totals.tokens}};
-  char line[160];
+  char line[200];
   std::snprintf(line, sizeof line, "epoch %lld | loss %.4f | next-word accuracy %.2f%%",
                 static_cast<long long>(state_.epoch + 1), totals.loss(), 100.0 * totals.accuracy());
   figures.line = line;
+  if (bleu_) {
+    const BleuStats stats =
+        all_reduce_bleu_stats(group_, bleu_->stats(judged(), config_, *vocab_, device_));
+    figures.bleu = bleu_from_stats(stats).score;
+    figures.fields["bleu"] = figures.bleu;
+    figures.fields["bleu_sentences"] = bleu_->sentences();
+    std::snprintf(line, sizeof line, " | greedy BLEU %.2f", figures.bleu);
+    figures.line += line;
+  }
   return figures;
 }
 

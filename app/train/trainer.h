@@ -21,6 +21,7 @@
 #include "app/scoring/teacher_forcing.h"
 #include "app/train/train_state.h"
 #include "app/train/training_loop.h"
+#include "app/train/validation_bleu.h"
 #include "data/batch.h"
 #include "data/corpus.h"
 #include "data/tokenizer.h"
@@ -114,7 +115,10 @@ class Trainer : public TrainingLoop {
   /// On CUDA: reads the queued finiteness checks of the steps since the last read; throws if
   /// one failed. Called at log steps and before every checkpoint.
   void check_losses_finite();
-  /// The model validation judges and model.pt keeps: the weight average when there is one.
+  /// The validation figures teacher forcing gives, and BLEU with bleu_.
+  ValidationFigures validation_figures(const TeacherForcedTotals& totals);
+  /// The model validation judges and the best weights keep: the weight average when there is
+  /// one.
   model::Seq2Seq& judged() { return average_ ? average_ : model_; }
 
   RankEnvironment env_;
@@ -125,9 +129,10 @@ class Trainer : public TrainingLoop {
   model::Seq2Seq average_{nullptr};  ///< moving average of model_ (train.ema_decay > 0)
   std::unique_ptr<torch::optim::Optimizer> optimizer_;
   std::vector<data::Example> train_, valid_;
-  /// With tokenizer.sample_alpha: the training pairs' text and tokenizers (segment_epoch).
+  /// With tokenizer.sample_alpha: the training pairs' text (segment_epoch).
   std::vector<data::Pair> train_text_;
-  std::optional<data::Vocabularies> vocab_;
+  std::optional<data::Vocabularies> vocab_;  ///< the tokenizers (segment_epoch, bleu_)
+  std::optional<ValidationBleu> bleu_;       ///< with train.bleu_sentences > 0
   // The loop's own state, not checkpointed.
   double clock_s_ = 0.0;        ///< training time agreed by all ranks at the last agreed_stop
   double learning_rate_ = 0.0;  ///< the learning rate of the last step

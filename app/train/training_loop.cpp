@@ -1,5 +1,7 @@
 #include "app/train/training_loop.h"
 
+#include <cstdio>
+
 #include "app/common/event_log.h"
 #include "app/common/files.h"
 #include "app/common/progress.h"
@@ -60,11 +62,13 @@ void TrainingLoop::validate_now() {
   before_checkpoint();  // diverged weights never reach a checkpoint
   const ValidationFigures figures = evaluate_validation();
   const auto metric = config_.train.best_metric;
-  auto decision = decide_validation(
-      state_, metric, metric == BestMetric::kAccuracy ? figures.accuracy : figures.loss);
+  auto decision = decide_validation(state_, metric, judged_figure(metric, figures));
   state_ = decision.state;
   if (decision.better && writes_directory()) {
     save_weights(best_model(), join_path(dir_, model_files::kBestWeights));
+    // A directory from before the safetensors layout: its model.pt is now stale (the loaders
+    // prefer model.safetensors, so a crash before this removal changes nothing).
+    std::remove(join_path(dir_, model_files::kLegacyBestWeights).c_str());
     nlohmann::json info = figures.fields;
     info["step"] = state_.step;
     data::write_file_atomically(join_path(dir_, model_files::kBestInfo), info.dump(2) + "\n");

@@ -17,22 +17,13 @@
 
 #include "app/common/config.h"
 #include "app/train/train_state.h"
+#include "app/train/validation_decision.h"
 
 namespace atento {
 
 class JsonlLog;
 class ProgressDisplay;
 class StopSignals;
-
-/// One validation's figures, as a run computes them.
-struct ValidationFigures {
-  double loss = 0.0;      ///< judged when train.best_metric is loss
-  double accuracy = 0.0;  ///< judged when train.best_metric is next_word_accuracy
-  /// The figures by name, as log.jsonl's "valid" event and best.json hold them.
-  nlohmann::json fields = nlohmann::json::object();
-  /// The figures as the display shows them between "valid | step N | " and " (best) | time".
-  std::string line;
-};
 
 /// What a checkpoint saves of a run.
 struct CheckpointParts {
@@ -58,7 +49,7 @@ class TrainingLoop {
   /// last validation, or 128 + the signal after a checkpoint. start_epoch() must have built
   /// the current epoch's batches.
   int run_loop();
-  /// Validates, keeps model.pt and best.json when better, then writes a checkpoint. A run's
+  /// Validates, keeps the best weights and best.json when better, then writes a checkpoint. A run's
   /// train_step calls it every train.eval_every_steps; the loop at each epoch's end and last.
   void validate_now();
 
@@ -73,7 +64,7 @@ class TrainingLoop {
   virtual ValidationFigures evaluate_validation() = 0;
   /// What a checkpoint saves.
   virtual CheckpointParts checkpoint_parts() const = 0;
-  /// What model.pt keeps when a validation is the best so far.
+  /// What the best weights keep when a validation is the best so far.
   virtual const torch::nn::Module& best_model() const = 0;
   /// "model" or "filter", in messages.
   virtual const char* noun() const = 0;

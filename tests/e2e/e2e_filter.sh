@@ -14,7 +14,7 @@ out=$WORK/filter
 expect_exit 0 "trains a filter from it" -- "$TRAIN" --config configs/filter.json --out "$out" \
   --set filter.pretrained="$pre" --set train.max_steps=150 --set train.eval_every_steps=50 \
   --set train.warmup_steps=10 --set train.lr=0.001 "${SAMPLE_SETTINGS[@]}"
-for f in config.json model.pt best.json log.jsonl train.tsv valid.tsv test.tsv test_noisy.tsv \
+for f in config.json model.safetensors best.json log.jsonl train.tsv valid.tsv test.tsv test_noisy.tsv \
          spm.en.model spm.es.model checkpoints/latest; do
   [ -s "$out/$f" ] && pass "filter directory has $f" || fail "filter directory lacks $f"
 done

@@ -160,6 +160,8 @@ TEST(Config, InvalidValuesAreErrorsNamingTheKey) {
         Case{"translate.beam=0", "translate.beam"}, Case{"train.ema_decay=1", "train.ema_decay"},
         Case{"train.ema_decay=-0.5", "train.ema_decay"},
         Case{"train.keep_checkpoints=0", "train.keep_checkpoints"},
+        Case{"train.bleu_sentences=-1", "train.bleu_sentences"},
+        Case{"train.best_metric=bleu4", "train.best_metric"},
         Case{"tokenizer.src_len=100", "model.max_len"},
         Case{"filter.noise_fraction=1", "filter.noise_fraction"},
         Case{"filter.threshold=1.5", "filter.threshold"},
@@ -169,6 +171,23 @@ TEST(Config, InvalidValuesAreErrorsNamingTheKey) {
     auto message = config_error([&] { config_from_json(json::object(), "f", {c.set}); });
     EXPECT_NE(message.find(c.key), std::string::npos) << c.set << ": " << message;
   }
+}
+
+TEST(Config, BleuAsTheBestMetricNeedsSentencesAndATranslationModel) {
+  EXPECT_EQ(config_from_json(json::object(), "f", {"train.best_metric=bleu"}).train.best_metric,
+            BestMetric::kBleu);
+  auto message = config_error([&] {
+    config_from_json(json::object(), "f", {"train.best_metric=bleu", "train.bleu_sentences=0"});
+  });
+  EXPECT_NE(message.find("train.bleu_sentences"), std::string::npos) << message;
+  message = config_error([&] {
+    config_from_json(json::object(), "f", {"train.best_metric=bleu", "filter.pretrained=runs/m"});
+  });
+  EXPECT_NE(message.find("train.best_metric"), std::string::npos) << message;
+  // BLEU is logged by default and may be switched off with another metric.
+  EXPECT_EQ(config_from_json(json::object(), "f", {}).train.bleu_sentences, 300);
+  EXPECT_EQ(config_from_json(json::object(), "f", {"train.bleu_sentences=0"}).train.bleu_sentences,
+            0);
 }
 
 TEST(Config, LinearScheduleNeedsMaxStepsBeyondTheWarmUpOrATimeBudget) {
@@ -308,6 +327,7 @@ const std::map<std::string, std::set<std::string>> kEveryKey = {
       "eval_every_steps",
       "valid_subset",
       "best_metric",
+      "bleu_sentences",
       "patience",
       "keep_checkpoints",
       "log_every_steps",
@@ -410,7 +430,8 @@ Config non_default_config() {
   c.train.time_budget_minutes = 1.5;
   c.train.eval_every_steps = 50;
   c.train.valid_subset = 10;
-  c.train.best_metric = BestMetric::kLoss;
+  c.train.best_metric = BestMetric::kLoss;  // bleu is refused with filter.pretrained
+  c.train.bleu_sentences = 12;
   c.train.patience = 2;
   c.train.keep_checkpoints = 4;
   c.train.log_every_steps = 5;
@@ -499,6 +520,7 @@ TEST(Config, JsonRoundTripPreservesEveryField) {
   EXPECT_EQ(r.train.eval_every_steps, c.train.eval_every_steps);
   EXPECT_EQ(r.train.valid_subset, c.train.valid_subset);
   EXPECT_EQ(r.train.best_metric, c.train.best_metric);
+  EXPECT_EQ(r.train.bleu_sentences, c.train.bleu_sentences);
   EXPECT_EQ(r.train.patience, c.train.patience);
   EXPECT_EQ(r.train.keep_checkpoints, c.train.keep_checkpoints);
   EXPECT_EQ(r.train.log_every_steps, c.train.log_every_steps);

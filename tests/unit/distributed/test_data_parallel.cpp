@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <torch/torch.h>
 
+#include <array>
 #include <chrono>
 #include <functional>
 #include <future>
@@ -159,6 +160,16 @@ TEST(GlooGroup, WeightsComeFromRankZeroAndTotalsAreSummed) {
     EXPECT_EQ(all.correct, 6);
     EXPECT_EQ(all.judged, 8);
     EXPECT_EQ(all.tokens, 11);
+    BleuStats bleu;  // the validation BLEU's statistics, one share per rank
+    bleu.correct = {4 + group.rank(), 3, 2, 1};
+    bleu.total = {5, 4, 3 + group.rank(), 2};
+    bleu.sys_len = 5 + group.rank();
+    bleu.ref_len = 6;
+    auto summed = all_reduce_bleu_stats(group, bleu);
+    EXPECT_EQ(summed.correct, (std::array<int64_t, 4>{9, 6, 4, 2}));
+    EXPECT_EQ(summed.total, (std::array<int64_t, 4>{10, 8, 7, 4}));
+    EXPECT_EQ(summed.sys_len, 11);
+    EXPECT_EQ(summed.ref_len, 12);
     auto flag = torch::tensor({double(group.rank())}, torch::kDouble);
     group.all_reduce_max(flag);
     EXPECT_EQ(flag.item<double>(), 1.0);

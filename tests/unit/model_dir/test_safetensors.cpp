@@ -9,6 +9,8 @@
 #include "app/model_dir/checksums.h"
 #include "app/model_dir/safetensors.h"
 #include "app/model_dir/weights_file.h"
+#include "data/text_io.h"
+#include "model/checkpoint.h"
 #include "tests/unit/test_data_util.h"
 
 namespace atento {
@@ -66,6 +68,25 @@ TEST(Safetensors, RoundTripsInMemoryAndThroughAMappedFile) {
   expect_same(weights, read_weights_file(path));
 }
 
+TEST(Safetensors, AModuleIsSavedInTheFormatItsFileNameSays) {
+  torch::manual_seed(3);
+  torch::nn::Linear layer(4, 3);
+  const auto expected = model::named_state(*layer);
+  TempDir dir;
+  save_weights(*layer, dir.file("model.safetensors"));  // a model directory's best weights
+  save_weights(*layer, dir.file("model.pt"));           // a checkpoint's, or an older directory's
+  expect_same(expected,
+              parse_safetensors(data::read_whole_file(dir.file("model.safetensors"), "weights"),
+                                "model.safetensors"));
+  expect_same(expected, model::read_weights(dir.file("model.pt")));  // the pickle reader
+  torch::nn::Linear loaded(4, 3);
+  for (const char* name : {"model.safetensors", "model.pt"}) {
+    for (auto& p : loaded->parameters()) p.data().zero_();
+    load_weights_file(*loaded, dir.file(name));
+    expect_same(expected, model::named_state(*loaded));
+  }
+}
+
 TEST(Safetensors, RefusesTruncatedFiles) {
   const std::string bytes = serialize_safetensors(sample_weights());
   for (size_t size : {size_t{0}, size_t{7}, size_t{8}, size_t{20}, bytes.size() - 1}) {
@@ -81,12 +102,14 @@ TEST(Safetensors, RefusesHostileHeaders) {
       {R"({"a":{"dtype":"F32","shape":[2],"data_offsets":[0,16]}})", f32x2},  // past the end
       {R"({"a":{"dtype":"F32","shape":[3],"data_offsets":[0,8]}})", f32x2},   // shape ≠ bytes
       {R"({"a":{"dtype":"F32","shape":[1],"data_offsets":[0,4]},
-           "b":{"dtype":"F32","shape":[1],"data_offsets":[0,4]}})", f32x2},   // overlap + hole
-      {R"({"a":{"dtype":"F32","shape":[1],"data_offsets":[4,8]}})", f32x2},   // hole
+           "b":{"dtype":"F32","shape":[1],"data_offsets":[0,4]}})",
+       f32x2},                                                               // overlap + hole
+      {R"({"a":{"dtype":"F32","shape":[1],"data_offsets":[4,8]}})", f32x2},  // hole
       {R"({"a":{"dtype":"X9","shape":[2],"data_offsets":[0,8]}})", f32x2},
       {R"({"a":{"dtype":"F32","shape":[-2],"data_offsets":[0,8]}})", f32x2},
       {R"({"a":{"dtype":"F32","shape":[4294967296,4294967296,4294967296],
-           "data_offsets":[0,8]}})", f32x2},                                 // overflow
+           "data_offsets":[0,8]}})",
+       f32x2},  // overflow
       {R"({"a":{"dtype":"F32","shape":[2],"data_offsets":[8,0]}})", f32x2},
       {R"({"a":{"dtype":"F32","shape":[2]}})", f32x2},
       {R"({"__metadata__":7})", ""},

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <stdexcept>
 
 #include "app/train/stop_reason.h"
 #include "app/train/validation_decision.h"
@@ -22,7 +23,7 @@ TrainState validated(int64_t step, double best, int64_t best_step, int64_t since
 TEST(ValidationDecision, TheFirstValueIsAlwaysTheBest) {
   TrainState fresh;
   fresh.step = 30;
-  for (auto metric : {BestMetric::kAccuracy, BestMetric::kLoss}) {
+  for (auto metric : {BestMetric::kAccuracy, BestMetric::kLoss, BestMetric::kBleu}) {
     auto d = decide_validation(fresh, metric, 4.5);
     EXPECT_TRUE(d.better);
     EXPECT_EQ(d.state.best_value, 4.5);
@@ -62,6 +63,43 @@ TEST(ValidationDecision, LossImprovesDownwards) {
   EXPECT_EQ(up.state.last_eval_step, 90);
 }
 
+TEST(ValidationDecision, BleuImprovesUpwardsAndCountsTowardsPatience) {
+  auto state = validated(120, 21.5, 90, 0);
+  auto up = decide_validation(state, BestMetric::kBleu, 22.0);
+  EXPECT_TRUE(up.better);
+  EXPECT_EQ(up.state.best_value, 22.0);
+  EXPECT_EQ(up.state.best_step, 120);
+  EXPECT_EQ(up.state.evals_since_best, 0);
+  for (double worse : {21.0, 21.5}) {  // a tie is no improvement
+    auto d = decide_validation(state, BestMetric::kBleu, worse);
+    EXPECT_FALSE(d.better) << worse;
+    EXPECT_EQ(d.state.best_value, 21.5);
+    EXPECT_EQ(d.state.best_step, 90);
+    EXPECT_EQ(d.state.evals_since_best, 1);
+    EXPECT_EQ(d.state.last_eval_step, 120);
+  }
+  // Patience reads evals_since_best whatever the metric.
+  TrainOptions t;
+  t.max_epochs = 0;
+  t.patience = 2;
+  auto once = decide_validation(state, BestMetric::kBleu, 20.0).state;
+  EXPECT_EQ(stop_reason(t, once, 0.0), "");
+  auto twice = decide_validation(once, BestMetric::kBleu, 21.0).state;
+  EXPECT_EQ(stop_reason(t, twice, 0.0), "early_stopping");
+}
+
+TEST(ValidationDecision, TheJudgedFigureIsTheMetrics) {
+  ValidationFigures figures;
+  figures.loss = 2.5;
+  figures.accuracy = 0.4;
+  EXPECT_EQ(judged_figure(BestMetric::kLoss, figures), 2.5);
+  EXPECT_EQ(judged_figure(BestMetric::kAccuracy, figures), 0.4);
+  EXPECT_THROW(judged_figure(BestMetric::kBleu, figures), std::logic_error);  // none computed
+  figures.bleu = 17.25;
+  EXPECT_EQ(judged_figure(BestMetric::kBleu, figures), 17.25);
+  EXPECT_EQ(judged_figure(BestMetric::kAccuracy, figures), 0.4);
+}
+
 TEST(ValidationDecision, TheOtherCountersAreLeftAlone) {
   auto state = validated(90, 2.0, 60, 0);
   state.epoch = 3;
@@ -83,6 +121,9 @@ TEST(ValidationDecision, IsBetterByMetric) {
   EXPECT_FALSE(is_better(BestMetric::kAccuracy, 0.4, 0.5));
   EXPECT_TRUE(is_better(BestMetric::kLoss, 0.4, 0.5));
   EXPECT_FALSE(is_better(BestMetric::kLoss, 0.6, 0.5));
+  EXPECT_TRUE(is_better(BestMetric::kBleu, 3.0, NAN));
+  EXPECT_TRUE(is_better(BestMetric::kBleu, 30.1, 30.0));
+  EXPECT_FALSE(is_better(BestMetric::kBleu, 29.9, 30.0));
 }
 
 TrainOptions no_limits() {
