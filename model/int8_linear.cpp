@@ -51,10 +51,9 @@ Int8Weight::Int8Weight(const torch::Tensor& weight) {
   TORCH_CHECK(int8_supported(),
               "int8 decoding needs LibTorch's oneDNN or fbgemm quantized engine, which this "
               "LibTorch lacks");
-  TORCH_CHECK(weight.dim() == 2 && weight.device().is_cpu() &&
-                  weight.scalar_type() == torch::kFloat,
-              "Int8Weight: expected an fp32 CPU matrix, got ", weight.sizes(), " ",
-              weight.scalar_type());
+  TORCH_CHECK(
+      weight.dim() == 2 && weight.device().is_cpu() && weight.scalar_type() == torch::kFloat,
+      "Int8Weight: expected an fp32 CPU matrix, got ", weight.sizes(), " ", weight.scalar_type());
   torch::NoGradGuard no_grad;
   auto w = weight.detach().contiguous();  // [V,D]
   out_ = w.size(0);
@@ -87,8 +86,8 @@ torch::Tensor int8_linear(const torch::Tensor& x, const Int8Weight& weight,
   range[1].fill_(-1.0);
   auto product = weight.packed().apply_dynamic(input, /*reduce_range=*/false).narrow(0, 0, n);
   // [N,V] · the row scales (+ bias [V])
-  auto out = bias.defined() ? torch::addcmul(bias.to(torch::kFloat), product, scale)
-                            : product.mul_(scale);
+  auto out =
+      bias.defined() ? torch::addcmul(bias.to(torch::kFloat), product, scale) : product.mul_(scale);
   return out.reshape(sizes);
 }
 

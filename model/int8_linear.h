@@ -6,17 +6,17 @@
 // The kernel is LibTorch's own dynamic quantized linear (quantized::linear_prepack, then the
 // packed weight's apply_dynamic) on the oneDNN quantized engine: the Debian LibTorch 1.13 is
 // built without fbgemm (its fbgemm_* operators only throw), and its QNNPACK engine, written for
-// ARM, was 3–10× slower than fp32 on x86 (docs/results.md). apply_dynamic quantises its whole
-// input with one scale, the tensor's range, so that one row's result would depend on the rows
-// beside it; int8_linear() divides each row by its largest magnitude and appends a row holding
-// +1 and -1, so that the tensor's range is always [-1, 1] and every row gets its own scale
-// (max|x_n| / 127.5): each row's product is then the same alone or in any batch (the int32
-// accumulation is exact), and a row of small values keeps its precision beside large ones.
+// ARM, was 3-6x slower than fp32 on x86 at 16 rows and more (docs/results.md). apply_dynamic
+// quantises its whole input with one scale, the tensor's range, so that one row's result would
+// depend on the rows beside it; int8_linear() divides each row by its largest magnitude and
+// appends a row holding +1 and -1, so that the tensor's range is always [-1, 1] and every row
+// gets its own scale (max|x_n| / 127.5): each row's product is then the same alone or in any
+// batch (the int32 accumulation is exact), and a row of small values keeps its precision beside
+// large ones.
 // Shape legend: N rows, D input width, V output width.
 
-#include <torch/types.h>
-
 #include <c10/util/intrusive_ptr.h>
+#include <torch/types.h>
 
 struct LinearPackedParamsBase;  // ATen/native/quantized/PackedParams.h
 

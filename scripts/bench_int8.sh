@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # int8 decoding against fp32 (and bf16): sentences/s and quality in one run, same sentences.
-#   scripts/bench_int8.sh [MODEL_DIR [N [THREADS [PRECISIONS...]]]]
-#     default runs/base, N = 1000 test pairs, 2 threads, precisions fp32 int8 bf16
+#   scripts/bench_int8.sh [MODEL_DIR [N [THREADS [ROUNDS [PRECISIONS...]]]]]
+#     default runs/base, N = 1000 test pairs, 2 threads, 2 rounds, precisions fp32 int8 bf16
 # Translates the distinct English sources of the first N pairs of MODEL_DIR/test.tsv with
 # atento-translate, greedy and beam 4, once per precision, and scores each output with
 # atento-eval --hyps (BLEU and chrF on all pairs and on the unseen subset: sources absent from
@@ -12,7 +12,8 @@ cd "$(dirname "$0")/.."
 model=${1:-runs/base}
 n=${2:-1000}
 threads=${3:-2}
-shift $(($# < 3 ? $# : 3))
+rounds=${4:-2}
+shift $(($# < 4 ? $# : 4))
 precisions=("$@")
 [ ${#precisions[@]} -gt 0 ] || precisions=(fp32 int8 bf16)
 [ -f "$model/model.pt" ] || { echo "error: $model has no trained model" >&2; exit 2; }
@@ -20,14 +21,23 @@ out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 head -n "$n" "$model/test.tsv" >"$out/pairs.tsv"
 awk -F'\t' '!seen[$1]++ {print $1}' "$out/pairs.tsv" >"$out/src.en"
-printf '%-6s %-5s %9s %7s %7s %7s %7s %12s\n' precision beam sent/s x_fp32 BLEU chrF unseenBLEU unseen_chrF
+echo "$(wc -l <"$out/src.en") sources, $threads threads, best of $rounds rounds"
+printf '%-9s %-4s %9s %7s %7s %7s %10s %12s\n' precision beam sent/s x_fp32 BLEU chrF unseenBLEU unseen_chrF
 for beam in 1 4; do
-  base=""
+  declare -A best=()
+  for round in $(seq 1 "$rounds"); do
+    for p in "${precisions[@]}"; do
+      build/atento-translate --model "$model" --input "$out/src.en" --output "$out/$p.$beam.es" \
+        --beam "$beam" --threads "$threads" --precision "$p" 2>"$out/err"
+      rate=$(grep -oE '[0-9.]+ sentences/s' "$out/err" | tail -1 | cut -d' ' -f1)
+      if [ -z "${best[$p]:-}" ] || python3 -c "import sys; sys.exit(not $rate > ${best[$p]})"; then
+        best[$p]=$rate
+      fi
+    done
+  done
+  base=${best[${precisions[0]}]}
   for p in "${precisions[@]}"; do
-    build/atento-translate --model "$model" --input "$out/src.en" --output "$out/$p.$beam.es" \
-      --beam "$beam" --threads "$threads" --precision "$p" 2>"$out/err"
-    rate=$(grep -oE '[0-9.]+ sentences/s' "$out/err" | tail -1 | cut -d' ' -f1)
-    [ -n "$base" ] || base=$rate
+    rate=${best[$p]}
     build/atento-eval --model "$model" --pairs "$out/pairs.tsv" --hyps "$out/$p.$beam.es" --json \
       >"$out/$p.$beam.json"
     python3 - "$out/$p.$beam.json" "$p" "$beam" "$rate" "$base" <<'PY'

@@ -159,11 +159,10 @@ const EnumNames<LrSchedule> kSchedules = {{"constant", LrSchedule::kConstant},
                                           {"linear", LrSchedule::kLinear}};
 const EnumNames<Backend> kBackends = {
     {"auto", Backend::kAuto}, {"gloo", Backend::kGloo}, {"nccl", Backend::kNccl}};
-const EnumNames<Precision> kPrecisions = {
-    {"fp32", Precision::kFp32},
-    {"bf16", Precision::kBf16},
-    {"int8", Precision::kInt8},
-    {"auto", Precision::kAuto}};
+const EnumNames<Precision> kPrecisions = {{"fp32", Precision::kFp32},
+                                          {"bf16", Precision::kBf16},
+                                          {"int8", Precision::kInt8},
+                                          {"auto", Precision::kAuto}};
 const EnumNames<BestMetric> kBestMetrics = {{"next_word_accuracy", BestMetric::kAccuracy},
                                             {"loss", BestMetric::kLoss}};
 

@@ -82,11 +82,10 @@ TEST(Int8Linear, ProjectUsesTheInt8WeightOnlyWhileDecodingInInt8) {
   }
   const auto want = int8_linear(hidden, Int8Weight(weight), bias);
   EXPECT_TRUE(torch::equal(project(hidden, weight, bias, &cache), want));
-  EXPECT_TRUE(torch::equal(project(hidden[0][1].view({1, 1, 8}), weight, bias, &cache)[0][0],
-                           want[0][1]))
+  EXPECT_TRUE(
+      torch::equal(project(hidden[0][1].view({1, 1, 8}), weight, bias, &cache)[0][0], want[0][1]))
       << "one row goes through int8 too";
-  EXPECT_TRUE(torch::allclose(project(hidden, weight, bias), fp32, 1e-5, 1e-5))
-      << "no cache: fp32";
+  EXPECT_TRUE(torch::allclose(project(hidden, weight, bias), fp32, 1e-5, 1e-5)) << "no cache: fp32";
   weight.mul_(2.0);  // same storage, new version: the int8 copy must follow
   EXPECT_TRUE(torch::equal(project(hidden, weight, bias, &cache),
                            int8_linear(hidden, Int8Weight(weight), bias)));
