@@ -45,6 +45,14 @@ Packed prepack(const torch::Tensor& quantized) {
 
 }  // namespace
 
+int64_t padded_rows(int64_t rows) {
+  if (rows <= 8) return 8;
+  // 8 steps per power of two: at most 12.5% zero rows
+  int64_t step = 1;
+  while (step * 16 <= rows) step *= 2;
+  return (rows + step - 1) / step * step;
+}
+
 bool int8_supported() { return engine_ready(); }
 
 Int8Weight::Int8Weight(const torch::Tensor& weight) {
@@ -74,14 +82,16 @@ torch::Tensor int8_linear(const torch::Tensor& x, const Int8Weight& weight,
   const int64_t n = rows.size(0);
   auto sizes = x.sizes().vec();
   sizes.back() = weight.out_features();
-  // Each row over its largest magnitude, then one or two rows holding +1 and -1: the range
-  // apply_dynamic quantises with is always [-1, 1], whatever the other rows.
+  // Each row over its largest magnitude, then a row holding +1 and -1 (two when D = 1): the
+  // range apply_dynamic quantises with is always [-1, 1], whatever the other rows. The rest of
+  // the input is zero rows up to padded_rows(): oneDNN builds its kernel anew for every row
+  // count (about 6 ms), and a decoding job meets hundreds of row counts otherwise.
   auto scale = rows.abs().amax(-1, /*keepdim=*/true).clamp_min_(1e-30);  // [N,1]
   const int64_t extra = d >= 2 ? 1 : 2;
-  auto input = torch::empty({n + extra, d}, rows.options());  // [N+extra, D]
+  auto input = torch::zeros({padded_rows(n + extra), d}, rows.options());  // [M,D]
   auto head = input.narrow(0, 0, n);
   torch::div_out(head, rows, scale);
-  auto range = input.narrow(0, n, extra).zero_().view({-1});
+  auto range = input.narrow(0, n, extra).view({-1});
   range[0].fill_(1.0);
   range[1].fill_(-1.0);
   auto product = weight.packed().apply_dynamic(input, /*reduce_range=*/false).narrow(0, 0, n);

@@ -93,5 +93,19 @@ TEST(Int8Linear, ProjectUsesTheInt8WeightOnlyWhileDecodingInInt8) {
   EXPECT_FALSE(int8_decoding()) << "training is not decoding";
 }
 
+TEST(Int8Linear, PadsTheRowsToFewCounts) {
+  EXPECT_EQ(padded_rows(1), 8);
+  EXPECT_EQ(padded_rows(8), 8);
+  EXPECT_EQ(padded_rows(15), 15);
+  EXPECT_EQ(padded_rows(17), 18);
+  EXPECT_EQ(padded_rows(65), 72);
+  EXPECT_EQ(padded_rows(1000), 1024);
+  for (int64_t rows = 1; rows < 5000; ++rows) {
+    const int64_t padded = padded_rows(rows);
+    ASSERT_GE(padded, rows);
+    ASSERT_LE(padded, std::max<int64_t>(8, rows + rows / 8)) << rows;
+  }
+}
+
 }  // namespace
 }  // namespace atento::model
