@@ -38,10 +38,14 @@ Precision auto_decoding_precision(bool native_bf16, bool int8_dot, bool int8_eng
   return int8_dot && int8_engine ? Precision::kInt8 : Precision::kFp32;
 }
 
+// Whether auto may pick int8 at all: not yet, int8 greedy decoding measured slower than fp32
+// end to end (docs/results.md#int8-decoding); set true once it measures faster.
+constexpr bool kAutoMayPickInt8 = false;
+
 Precision resolve_decoding_precision(Precision precision, const torch::Device& device) {
   if (precision != Precision::kAuto) return precision;
   if (!device.is_cpu()) return Precision::kFp32;
-  return auto_decoding_precision(cpu_has_native_bf16(), cpu_has_int8_dot(),
+  return auto_decoding_precision(cpu_has_native_bf16(), kAutoMayPickInt8 && cpu_has_int8_dot(),
                                  model::int8_supported());
 }
 
