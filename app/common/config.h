@@ -35,8 +35,8 @@ enum class LrSchedule { kConstant, kInverseSqrt, kLinear };
 enum class BestMetric { kAccuracy, kLoss };
 /// Arithmetic of the forward pass: fp32, bf16 autocast (matmuls in bfloat16, loss and
 /// softmax in fp32), int8 (decoding only: dense layers with int8 weights, model/int8_linear.h),
-/// or auto: bf16 where the CPU multiplies bfloat16 natively; elsewhere fp32 for training and,
-/// for decoding, int8 where the CPU has int8 dot products (VNNI), else fp32.
+/// or auto: bf16 where the CPU multiplies bfloat16 natively, else fp32 (auto does not pick int8
+/// until it measures faster, app/common/precision.h).
 /// See app/common/precision.h.
 enum class Precision { kFp32, kBf16, kInt8, kAuto };
 

@@ -7,11 +7,11 @@
 // than fp32 ones at these sizes and base.json trains 1.7× faster; on other CPUs bf16 is
 // emulated, and on GPUs the small models measured slower in bf16.
 // Decoding has a third choice, int8 (model/int8_linear.h: int8 weights per output channel,
-// input rows quantised at run time), which training refuses. For decoding `auto` picks bf16
-// where the CPU has native bfloat16, else int8 where it has int8 dot products (VNNI:
-// AVX512-VNNI or AVX-VNNI), on which int8 decoding measured 2–3× faster than fp32
-// (docs/results.md), else fp32: without VNNI oneDNN's int8 kernels widen through 16-bit sums
-// and int8 was not measured to pay.
+// input rows quantised at run time), which training refuses. The decoding rule for `auto`
+// (auto_decoding_precision): bf16 where the CPU has native bfloat16, else int8 where it has int8
+// dot products (VNNI) and int8 measured faster, else fp32. int8 has not yet measured faster end
+// to end (greedy 0.66×, beam 4 1.27× fp32: docs/results.md#int8-decoding), so for now auto
+// never picks it (kAutoMayPickInt8 in precision.cpp).
 
 #include <torch/types.h>
 

@@ -48,9 +48,9 @@ TEST(AppPrecision, AutoDecodesInBf16ElseInt8WithVnniElseFp32) {
   EXPECT_EQ(resolve_decoding_precision(Precision::kAuto, cuda), Precision::kFp32);
   EXPECT_EQ(resolve_decoding_precision(Precision::kInt8, kCpu), Precision::kInt8);
   EXPECT_EQ(resolve_decoding_precision(Precision::kFp32, kCpu), Precision::kFp32);
-  EXPECT_EQ(
-      resolve_decoding_precision(Precision::kAuto, kCpu),
-      auto_decoding_precision(cpu_has_native_bf16(), cpu_has_int8_dot(), model::int8_supported()));
+  EXPECT_EQ(resolve_decoding_precision(Precision::kAuto, kCpu),
+            cpu_has_native_bf16() ? Precision::kBf16 : Precision::kFp32)
+      << "int8 is not measured faster yet: auto does not pick it";
   EXPECT_NE(resolve_precision(Precision::kAuto, kCpu), Precision::kInt8)
       << "training's auto never picks int8";
 }
