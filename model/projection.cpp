@@ -8,16 +8,16 @@
 
 namespace atento::model {
 
-template <typename Make>
-torch::Tensor WeightCache::refreshed(Copy& copy, const torch::Tensor& weight, Make make) {
+template <typename T, typename Make>
+T WeightCache::refreshed(Copy<T>& copy, const torch::Tensor& weight, Make make) {
   std::lock_guard<std::mutex> lock(mutex_);
   const auto version = static_cast<int64_t>(weight._version());
-  if (!copy.tensor.defined() || copy.data != weight.data_ptr() || copy.version != version) {
-    copy.tensor = make(weight.detach());
+  if (copy.version < 0 || copy.data != weight.data_ptr() || copy.version != version) {
+    copy.value = make(weight.detach());
     copy.data = weight.data_ptr();
     copy.version = version;
   }
-  return copy.tensor;
+  return copy.value;
 }
 
 torch::Tensor WeightCache::transposed(const torch::Tensor& weight) {
@@ -28,6 +28,12 @@ torch::Tensor WeightCache::transposed(const torch::Tensor& weight) {
 
 torch::Tensor WeightCache::bf16(const torch::Tensor& weight) {
   return refreshed(bf16_, weight, [](const torch::Tensor& w) { return w.to(torch::kBFloat16); });
+}
+
+std::shared_ptr<const Int8Weight> WeightCache::int8(const torch::Tensor& weight) {
+  return refreshed(int8_, weight, [](const torch::Tensor& w) {
+    return std::shared_ptr<const Int8Weight>(std::make_shared<Int8Weight>(w));
+  });
 }
 
 namespace {
@@ -55,6 +61,9 @@ torch::Tensor project(const torch::Tensor& hidden, const torch::Tensor& weight,
   }
   const bool autocast = cpu_autocast();
   if (autocast && !bf16_decoding()) return torch::linear(hidden, weight, bias);
+  if (cache != nullptr && !autocast && int8_decoding()) {
+    return int8_linear(hidden, *cache->int8(weight), bias);  // [..., D] → [..., V]
+  }
   const int64_t d = weight.size(1), v = weight.size(0);
   auto rows = hidden.reshape({-1, d});  // [..., D] → [N,D]
   auto sizes = hidden.sizes().vec();
@@ -84,8 +93,8 @@ torch::nn::Linear glorot_linear(int64_t in, int64_t out) {
 torch::Tensor dense(const torch::Tensor& x, const torch::nn::Linear& layer, WeightCache* cache) {
   const int64_t rows = x.numel() / std::max<int64_t>(1, x.size(-1));
   // fp32: one row while decoding is matrix-vector, a few rows use the transposed copy;
-  // bf16 decoding: every product uses the bf16 copy
-  const bool use_cache = rows <= kFewRows || bf16_decoding();
+  // bf16 (int8) decoding: every product uses the bf16 (int8) copy
+  const bool use_cache = rows <= kFewRows || bf16_decoding() || int8_decoding();
   return project(x, layer->weight, layer->bias, use_cache ? cache : nullptr);
 }
 

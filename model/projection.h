@@ -7,14 +7,18 @@
 // 1.78 → 0.97 ms, 64 rows 5.35 → 4.47 ms; at V = 256, one row 0.029 → 0.006 ms).
 // Under bf16 autocast (decoding in bfloat16) the product multiplies by a bf16 copy of the
 // weight kept across calls, where autocast would cast the weight anew in every one of its
-// scopes (a scope per decoding step in atento-serve).
+// scopes (a scope per decoding step in atento-serve). Under int8 decoding (model/int8_linear.h)
+// every product with a cache multiplies by its int8 copy of the weight, packed once.
 // Shape legend: D input width, V output width.
 
 #include <torch/nn/modules/linear.h>
 #include <torch/types.h>
 
 #include <cstdint>
+#include <memory>
 #include <mutex>
+
+#include "model/int8_linear.h"
 
 namespace atento::model {
 
@@ -26,18 +30,22 @@ class WeightCache {
   torch::Tensor transposed(const torch::Tensor& weight);
   /// weight [V,D] → the same in bfloat16, as autocast would cast it.
   torch::Tensor bf16(const torch::Tensor& weight);
+  /// weight [V,D] → int8 per output channel, packed for the quantized engine (int8 decoding).
+  std::shared_ptr<const Int8Weight> int8(const torch::Tensor& weight);
 
  private:
+  template <typename T>
   struct Copy {
-    torch::Tensor tensor;
+    T value;
     const void* data = nullptr;
-    int64_t version = -1;
+    int64_t version = -1;  ///< -1: not built yet
   };
-  template <typename Make>
-  torch::Tensor refreshed(Copy& copy, const torch::Tensor& weight, Make make);
+  template <typename T, typename Make>
+  T refreshed(Copy<T>& copy, const torch::Tensor& weight, Make make);
 
   std::mutex mutex_;
-  Copy transposed_, bf16_;
+  Copy<torch::Tensor> transposed_, bf16_;
+  Copy<std::shared_ptr<const Int8Weight>> int8_;
 };
 
 /// True while decoding on a CPU in bfloat16: no gradients and CPU autocast on with dtype bf16.
@@ -47,7 +55,9 @@ bool bf16_decoding();
 /// gradients: a single row is an fp32 matrix-vector product (under bf16 decoding too: one row
 /// is faster in fp32 than in oneDNN's bf16 GEMM); with a `cache`, several rows multiply by the
 /// transposed fp32 weight, or under bf16_decoding() by the cached bf16 weight (the result
-/// autocast's linear gives, in bf16). torch::linear everywhere else (training, GPUs).
+/// autocast's linear gives, in bf16). Under int8_decoding() with a `cache`, every product (one
+/// row too, so that a row's result never depends on the batch) is int8_linear() with the
+/// cached int8 weight. torch::linear everywhere else (training, GPUs).
 torch::Tensor project(const torch::Tensor& hidden, const torch::Tensor& weight,
                       const torch::Tensor& bias, WeightCache* cache = nullptr);
 
@@ -59,8 +69,8 @@ torch::nn::Linear glorot_linear(int64_t in, int64_t out);
 /// torch::nn::Linear::forward in LibTorch 1.13 runs a matmul and then a separate pass adding the
 /// bias. A single row without gradients on a CPU is a matrix-vector product; with `cache`,
 /// products of up to kFewRows rows (decoding steps) multiply by its [in,out] copy of the weight,
-/// which OpenBLAS packs faster than the weight itself, and under bf16 decoding every product
-/// multiplies by its bf16 copy.
+/// which OpenBLAS packs faster than the weight itself, and under bf16 (int8) decoding every
+/// product multiplies by its bf16 (int8) copy.
 torch::Tensor dense(const torch::Tensor& x, const torch::nn::Linear& layer,
                     WeightCache* cache = nullptr);
 

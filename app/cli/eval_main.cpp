@@ -66,6 +66,11 @@ int main(int argc, char** argv) {
             ->check(atento::device_name()));
     model_only(app.add_option("--threads", args.threads, "CPU threads (0 = all cores)")
                    ->check(atento::integer_range(0, 1024)));
+    model_only(
+        app.add_option(
+               "--precision", args.precision,
+               "Decoding arithmetic: fp32, bf16, int8 or auto (default: translate.precision)")
+            ->check(CLI::IsMember({"fp32", "bf16", "int8", "auto"})));
     model_only(app.add_option("--set", args.overrides,
                               "Override a translate.* setting: translate.key=value"));
     if (int code = atento::parse_command_line(app, argc, argv); code >= 0) return code;

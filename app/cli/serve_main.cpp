@@ -34,8 +34,8 @@ int main(int argc, char** argv) {
         ->capture_default_str()
         ->check(CLI::Range(1, 64));
     app.add_option("--precision", args.precision,
-                   "Decoding arithmetic: fp32, bf16 or auto (default: the model's)")
-        ->check(CLI::IsMember({"fp32", "bf16", "auto"}));
+                   "Decoding arithmetic: fp32, bf16, int8 or auto (default: the model's)")
+        ->check(CLI::IsMember({"fp32", "bf16", "int8", "auto"}));
     app.add_option("--max-batch", args.max_batch, "Most sentences decoded together")
         ->capture_default_str()
         ->check(CLI::Range(1, 4096));

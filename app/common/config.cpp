@@ -12,6 +12,7 @@
 #include <utility>
 
 #include "data/utf8.h"
+#include "model/int8_linear.h"
 
 namespace atento {
 namespace {
@@ -158,8 +159,10 @@ const EnumNames<LrSchedule> kSchedules = {{"constant", LrSchedule::kConstant},
                                           {"linear", LrSchedule::kLinear}};
 const EnumNames<Backend> kBackends = {
     {"auto", Backend::kAuto}, {"gloo", Backend::kGloo}, {"nccl", Backend::kNccl}};
-const EnumNames<Precision> kPrecisions = {
-    {"fp32", Precision::kFp32}, {"bf16", Precision::kBf16}, {"auto", Precision::kAuto}};
+const EnumNames<Precision> kPrecisions = {{"fp32", Precision::kFp32},
+                                          {"bf16", Precision::kBf16},
+                                          {"int8", Precision::kInt8},
+                                          {"auto", Precision::kAuto}};
 const EnumNames<BestMetric> kBestMetrics = {{"next_word_accuracy", BestMetric::kAccuracy},
                                             {"loss", BestMetric::kLoss},
                                             {"bleu", BestMetric::kBleu}};
@@ -513,6 +516,8 @@ void validate_train(const TrainOptions& r) {
   check(r.threads >= 0, "train.threads", "must not be negative (0 = all cores)");
   check(is_device_name(r.device), "train.device",
         "expected cpu, cuda or cuda:N, got '" + r.device + "'");
+  check(r.precision != Precision::kInt8, "train.precision",
+        "int8 is for decoding only (translate.precision); train in fp32, bf16 or auto");
 }
 
 void validate_translate(const TranslateOptions& s) {
@@ -525,6 +530,10 @@ void validate_translate(const TranslateOptions& s) {
   check(s.threads >= 0, "translate.threads", "must not be negative (0 = all cores)");
   check(is_device_name(s.device), "translate.device",
         "expected cpu, cuda or cuda:N, got '" + s.device + "'");
+  check(s.precision != Precision::kInt8 || s.device == "cpu", "translate.precision",
+        "int8 decodes on the CPU only (translate.device is " + s.device + ")");
+  check(s.precision != Precision::kInt8 || model::int8_supported(), "translate.precision",
+        "int8 needs LibTorch's oneDNN or fbgemm quantized engine, which this LibTorch lacks");
 }
 
 void validate_filter(const FilterOptions& f) {

@@ -34,9 +34,11 @@ enum class OptimizerKind { kAdam, kAdamW, kRmsprop };
 enum class LrSchedule { kConstant, kInverseSqrt, kLinear };
 enum class BestMetric { kAccuracy, kLoss, kBleu };
 /// Arithmetic of the forward pass: fp32, bf16 autocast (matmuls in bfloat16, loss and
-/// softmax in fp32), or auto: bf16 where the CPU multiplies bfloat16 natively, fp32 elsewhere.
-/// See app/precision.h.
-enum class Precision { kFp32, kBf16, kAuto };
+/// softmax in fp32), int8 (decoding only: dense layers with int8 weights, model/int8_linear.h),
+/// or auto: bf16 where the CPU multiplies bfloat16 natively, else fp32 (auto does not pick int8
+/// until it measures faster, app/common/precision.h).
+/// See app/common/precision.h.
+enum class Precision { kFp32, kBf16, kInt8, kAuto };
 
 /// True for the device names the configuration accepts: cpu, cuda, cuda:N.
 bool is_device_name(const std::string& name);
@@ -107,7 +109,7 @@ struct TrainOptions {
   /// Fine-tuning: a trained model directory (or release) whose weights and tokenizers a new
   /// run starts from, with a fresh optimizer and schedule; its architecture must match.
   std::string init_from;
-  /// fp32 | bf16 (autocast).
+  /// fp32 | bf16 (autocast) | auto (int8 is for decoding only).
   Precision precision = Precision::kFp32;
 };
 
@@ -134,7 +136,7 @@ struct TranslateOptions {
   int64_t threads = 0;
   /// Where to translate and evaluate: cpu | cuda | cuda:N, whatever the model was trained on.
   std::string device = "cpu";
-  /// fp32 | bf16 (autocast).
+  /// fp32 | bf16 (autocast) | int8 (int8 weights, CPU) | auto.
   Precision precision = Precision::kFp32;
 };
 

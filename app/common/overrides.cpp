@@ -20,6 +20,7 @@ std::vector<std::string> with_flag_overrides(std::vector<std::string> overrides,
   if (flags.no_split) add(overrides, "split_sentences", "false");
   if (flags.threads >= 0) add(overrides, "threads", std::to_string(flags.threads));
   overrides = with_device_override(std::move(overrides), "translate", flags.device);
+  if (!flags.precision.empty()) add(overrides, "precision", flags.precision);
   // --n-best K without --beam widens the beam to K.
   if (flags.n_best > 0 && flags.beam == 0) add(overrides, "beam", std::to_string(flags.n_best));
   return overrides;

@@ -17,12 +17,12 @@ struct TranslateFlags {
   int64_t threads = -1;    ///< --threads; -1 = unset
   std::string device;      ///< --device; empty = unset
   bool no_split = false;   ///< --no-split
+  std::string precision;   ///< --precision; empty = unset
 };
 
 /// `overrides` (the --set list), then one "translate.key=value" per flag given, in the order
-/// beam, n_best, batch_size, use_cache, split_sentences, threads, device; --n-best K without
-/// --beam adds
-/// translate.beam=K last.
+/// beam, n_best, batch_size, use_cache, split_sentences, threads, device, precision; --n-best K
+/// without --beam adds translate.beam=K last.
 std::vector<std::string> with_flag_overrides(std::vector<std::string> overrides,
                                              const TranslateFlags& flags);
 

@@ -19,13 +19,48 @@ bool cpu_has_native_bf16() {
 #endif
 }
 
+bool cpu_has_int8_dot() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_cpu_init();
+  return __builtin_cpu_supports("avx512vnni") != 0 || __builtin_cpu_supports("avxvnni") != 0;
+#else
+  return false;
+#endif
+}
+
 Precision resolve_precision(Precision precision, const torch::Device& device) {
   if (precision != Precision::kAuto) return precision;
   return device.is_cpu() && cpu_has_native_bf16() ? Precision::kBf16 : Precision::kFp32;
 }
 
+Precision auto_decoding_precision(bool native_bf16, bool int8_dot, bool int8_engine) {
+  if (native_bf16) return Precision::kBf16;
+  return int8_dot && int8_engine ? Precision::kInt8 : Precision::kFp32;
+}
+
+// Whether auto may pick int8 at all: not yet, int8 greedy decoding measured slower than fp32
+// end to end (docs/results.md#int8-decoding); set true once it measures faster.
+constexpr bool kAutoMayPickInt8 = false;
+
+Precision resolve_decoding_precision(Precision precision, const torch::Device& device) {
+  if (precision != Precision::kAuto) return precision;
+  if (!device.is_cpu()) return Precision::kFp32;
+  return auto_decoding_precision(cpu_has_native_bf16(), kAutoMayPickInt8 && cpu_has_int8_dot(),
+                                 model::int8_supported());
+}
+
 const char* precision_name(Precision resolved) {
-  return resolved == Precision::kBf16 ? "bf16" : "fp32";
+  switch (resolved) {
+    case Precision::kBf16:
+      return "bf16";
+    case Precision::kInt8:
+      return "int8";
+    case Precision::kAuto:
+      return "auto";
+    case Precision::kFp32:
+      break;
+  }
+  return "fp32";
 }
 
 AutocastGuard::AutocastGuard(Precision precision, const torch::Device& device) {
@@ -37,6 +72,11 @@ AutocastGuard::AutocastGuard(Precision precision, const torch::Device& device) {
   at::autocast::increment_nesting();
   set_autocast(cuda_, true, torch::kBFloat16);
 }
+
+DecodingPrecisionGuard::DecodingPrecisionGuard(Precision precision, const torch::Device& device)
+    : resolved_(resolve_decoding_precision(precision, device)),
+      autocast_(resolved_, device),
+      int8_(resolved_ == Precision::kInt8 && device.is_cpu()) {}
 
 AutocastGuard::~AutocastGuard() {
   if (!active_) return;

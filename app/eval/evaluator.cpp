@@ -269,6 +269,7 @@ int run_evaluation(const EvalArgs& args) {
   flags.threads = args.threads;
   flags.device = args.device;
   flags.no_split = args.no_split;
+  flags.precision = args.precision;
   auto trained = load_trained_model(args.model_dir, with_flag_overrides(args.overrides, flags));
   set_threads(trained.config.translate.threads);
   data::ReadReport report;

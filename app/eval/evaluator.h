@@ -28,8 +28,9 @@ struct EvalArgs {
   std::string hyps;
   ScoreOptions
       scores;  ///< --chrf-word-order, --per-sentence, --paired-bs, --paired-bs-n, --bs-seed
-  int64_t threads = -1;  ///< -1 = the model's translate.threads
-  std::string device;    ///< --device; empty = the model's translate.device (cpu)
+  int64_t threads = -1;   ///< -1 = the model's translate.threads
+  std::string device;     ///< --device; empty = the model's translate.device (cpu)
+  std::string precision;  ///< --precision; empty = the model's translate.precision
   std::vector<std::string> overrides;
 };
 

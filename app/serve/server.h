@@ -30,7 +30,7 @@ struct ServeArgs {
   int64_t beam = 0;
   /// Largest beam a request may ask for.
   int64_t max_beam = 8;
-  /// Arithmetic of decoding: fp32, bf16 or auto; empty = the model's translate.precision.
+  /// Arithmetic of decoding: fp32, bf16, int8 or auto; empty = the model's translate.precision.
   std::string precision;
   /// Most sentences (lines) decoded in one batch.
   size_t max_batch = 32;

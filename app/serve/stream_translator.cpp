@@ -33,7 +33,7 @@ class StreamTranslator : public StepDecoder {
         decoded.push_back(tags[i]);
       }
     }
-    AutocastGuard autocast(trained_.config.translate.precision, trained_.device);
+    DecodingPrecisionGuard precision(trained_.config.translate.precision, trained_.device);
     stream_.add(sources, decoded);
   }
 
@@ -42,7 +42,7 @@ class StreamTranslator : public StepDecoder {
     blank_.clear();
     std::vector<std::pair<uint64_t, model::Hypothesis>> finished;
     {
-      AutocastGuard autocast(trained_.config.translate.precision, trained_.device);
+      DecodingPrecisionGuard precision(trained_.config.translate.precision, trained_.device);
       finished = stream_.step();
     }
     for (auto& [tag, hypothesis] : finished) {

@@ -72,7 +72,7 @@ std::vector<std::vector<model::Hypothesis>> translate_sources(
                    .to(trained.device);  // [B,S]
     std::vector<std::vector<model::Hypothesis>> hypotheses;
     {
-      AutocastGuard autocast(trained.config.translate.precision, trained.device);
+      DecodingPrecisionGuard precision(trained.config.translate.precision, trained.device);
       hypotheses = model::translate_batch(trained.model, src, search);
     }
     for (size_t i = begin; i < end; ++i) results[order[i]] = std::move(hypotheses[i - begin]);
@@ -122,6 +122,7 @@ std::vector<std::string> command_line_overrides(const TranslateArgs& args) {
   flags.no_split = args.no_split;
   flags.threads = args.threads;
   flags.device = args.device;
+  flags.precision = args.precision;
   return with_flag_overrides(args.overrides, flags);
 }
 

@@ -19,12 +19,13 @@ struct TranslateArgs {
   int64_t n_best = 0;
   int64_t batch_size = 0;
   bool no_cache = false;
-  bool no_split = false;       ///< --no-split: a line is one source, not its sentences
-  std::string attention_file;  ///< empty = no attention dump
-  int64_t force_len = 0;       ///< > 0: decode exactly this many tokens (benchmarks)
-  int64_t threads = -1;        ///< -1 = the model's translate.threads
-  std::string device;          ///< --device; empty = the model's translate.device (cpu)
-  int64_t window = 2000;       ///< lines held in memory at once (--window)
+  bool no_split = false;        ///< --no-split: a line is one source, not its sentences
+  std::string attention_file;   ///< empty = no attention dump
+  int64_t force_len = 0;        ///< > 0: decode exactly this many tokens (benchmarks)
+  int64_t threads = -1;         ///< -1 = the model's translate.threads
+  std::string device;           ///< --device; empty = the model's translate.device (cpu)
+  std::string precision;        ///< --precision; empty = the model's translate.precision
+  int64_t window = 2000;        ///< lines held in memory at once (--window)
   std::string format = "text";  ///< --format: text (line by line) or html (one document)
   std::vector<std::string> overrides;
 };

@@ -34,6 +34,14 @@ printf 'Good morning.\nThank you.\n' | "$T" --model "$model" >"$WORK/stdout.txt"
 # Sentences that start upper-case and end with . ! or ?: joined, each still ends one (UAX #29).
 cut -f1 "$model/test.tsv" | grep -E '^[A-Z][^.!?]*[.!?]$' | head -40 >"$WORK/sentences.en"
 "$T" --model "$model" --input "$WORK/sentences.en" --beam 1 >"$WORK/sentences.es" 2>/dev/null
+# int8 decoding (translate.precision int8) reproduces most fp32 translations.
+"$T" --model "$model" --input "$WORK/sentences.en" --beam 1 --precision int8 \
+  >"$WORK/sentences.int8.es" 2>/dev/null
+same=$(paste -d'\t' "$WORK/sentences.es" "$WORK/sentences.int8.es" | awk -F'\t' '$1 == $2' | wc -l)
+total=$(wc -l <"$WORK/sentences.es")
+[ "$total" -gt 0 ] && [ $((same * 10)) -ge $((total * 8)) ] \
+  && pass "--precision int8: $same of $total translations as in fp32" \
+  || fail "--precision int8: only $same of $total translations as in fp32"
 # The same sentences as paragraphs of 1 to 6 sentences a line.
 python3 - "$WORK/sentences.en" "$WORK/sentences.es" "$WORK/para.en" "$WORK/para.expected" <<'PY'
 import sys

@@ -574,6 +574,21 @@ TEST(Config, RuntimeOverridesAreLimitedToOneSection) {
   EXPECT_NE(message.find("only translate.*"), std::string::npos) << message;
 }
 
+TEST(Config, Int8IsForDecodingOnly) {
+  const Config c = config_from_json(json::object(), "test", {"translate.precision=int8"});
+  EXPECT_EQ(c.translate.precision, Precision::kInt8);
+  EXPECT_EQ(config_from_json(config_to_json(c), "round trip", {}).translate.precision,
+            Precision::kInt8);
+  auto message =
+      config_error([] { config_from_json(json::object(), "f", {"train.precision=int8"}); });
+  EXPECT_NE(message.find("train.precision"), std::string::npos) << message;
+  EXPECT_NE(message.find("decoding only"), std::string::npos) << message;
+  message = config_error([] {
+    config_from_json(json::object(), "f", {"translate.precision=int8", "translate.device=cuda"});
+  });
+  EXPECT_NE(message.find("translate.precision"), std::string::npos) << message;
+}
+
 TEST(Config, DeviceIsARunTimeChoiceOfTrainAndTranslate) {
   const Config defaults = config_from_json(json::object(), "test", {});
   EXPECT_EQ(defaults.train.device, "cpu");

@@ -2,7 +2,9 @@
 // guard turns CPU autocast on and restores it, bf16 decoding multiplies several rows by cached
 // bf16 weights (model/projection.h) and gets autocast's own result while a single row stays an
 // fp32 matrix-vector product, and a memorised model still decodes its pairs in bf16, by greedy
-// search and by the continuous-batching stream.
+// search and by the continuous-batching stream. int8 is a decoding choice: auto picks it only
+// for decoding, where the CPU has int8 dot products and no native bfloat16; a memorised model's
+// int8 logits stay close to fp32 and it decodes its pairs in int8, by search and by the stream.
 
 #include <gtest/gtest.h>
 #include <torch/torch.h>
@@ -33,6 +35,42 @@ TEST(AppPrecision, AutoIsBf16OnlyOnACpuWithNativeBf16) {
             cpu_has_native_bf16() ? Precision::kBf16 : Precision::kFp32);
   EXPECT_STREQ(precision_name(Precision::kBf16), "bf16");
   EXPECT_STREQ(precision_name(Precision::kFp32), "fp32");
+  EXPECT_STREQ(precision_name(Precision::kInt8), "int8");
+}
+
+TEST(AppPrecision, AutoDecodesInBf16ElseInt8WithVnniElseFp32) {
+  EXPECT_EQ(auto_decoding_precision(true, true, true), Precision::kBf16);
+  EXPECT_EQ(auto_decoding_precision(true, false, false), Precision::kBf16);
+  EXPECT_EQ(auto_decoding_precision(false, true, true), Precision::kInt8);
+  EXPECT_EQ(auto_decoding_precision(false, true, false), Precision::kFp32) << "no engine";
+  EXPECT_EQ(auto_decoding_precision(false, false, true), Precision::kFp32) << "no VNNI";
+  const torch::Device cuda(torch::kCUDA);
+  EXPECT_EQ(resolve_decoding_precision(Precision::kAuto, cuda), Precision::kFp32);
+  EXPECT_EQ(resolve_decoding_precision(Precision::kInt8, kCpu), Precision::kInt8);
+  EXPECT_EQ(resolve_decoding_precision(Precision::kFp32, kCpu), Precision::kFp32);
+  EXPECT_EQ(resolve_decoding_precision(Precision::kAuto, kCpu),
+            cpu_has_native_bf16() ? Precision::kBf16 : Precision::kFp32)
+      << "int8 is not measured faster yet: auto does not pick it";
+  EXPECT_NE(resolve_precision(Precision::kAuto, kCpu), Precision::kInt8)
+      << "training's auto never picks int8";
+}
+
+TEST(AppPrecision, TheDecodingGuardTurnsInt8OnOnlyForInt8) {
+  torch::NoGradGuard no_grad;
+  {
+    DecodingPrecisionGuard int8(Precision::kInt8, kCpu);
+    EXPECT_TRUE(model::int8_decoding());
+    EXPECT_FALSE(model::bf16_decoding());
+  }
+  EXPECT_FALSE(model::int8_decoding());
+  {
+    DecodingPrecisionGuard bf16(Precision::kBf16, kCpu);
+    EXPECT_FALSE(model::int8_decoding());
+    EXPECT_TRUE(model::bf16_decoding());
+  }
+  DecodingPrecisionGuard fp32(Precision::kFp32, kCpu);
+  EXPECT_FALSE(model::int8_decoding());
+  EXPECT_FALSE(model::bf16_decoding());
 }
 
 TEST(AppPrecision, NativeBf16AgreesWithTheKernelsCpuFlags) {
@@ -145,6 +183,44 @@ TEST(AppPrecision, AMemorisedModelDecodesItsPairsInBf16) {
   for (size_t i = 0; i < pairs.src.size(); ++i) {
     EXPECT_EQ(greedy.at(i).at(0).tokens, pairs.tgt[i]) << "greedy search, pair " << i;
     EXPECT_EQ(streamed.at(i).tokens, pairs.tgt[i]) << "stream, pair " << i;
+  }
+}
+
+TEST(AppPrecision, AMemorisedModelDecodesItsPairsInInt8CloseToFp32) {
+  if (!model::int8_supported()) GTEST_SKIP() << "no quantized engine in this LibTorch";
+  torch::manual_seed(43);
+  model::Seq2Seq net(model::testing::memorisation_options(/*encoder_layers=*/1, 16));
+  const auto pairs = model::testing::random_pairs(8, 20, 20, 2, 7);
+  const auto batch = model::testing::teacher_batch(pairs);
+  ASSERT_EQ(model::testing::memorise(net, batch, 250, 3e-3), 1.0);
+  net->eval();
+  torch::NoGradGuard no_grad;
+  const auto fp32 = net->forward(batch.src, batch.tgt_in);  // [B,T,V]
+  torch::Tensor int8_logits;
+  {
+    DecodingPrecisionGuard int8(Precision::kInt8, kCpu);
+    int8_logits = net->forward(batch.src, batch.tgt_in);
+  }
+  ASSERT_EQ(int8_logits.sizes(), fp32.sizes());
+  const double spread = (fp32.amax(-1) - fp32.amin(-1)).max().item<double>();
+  const double error = (int8_logits - fp32).abs().max().item<double>();
+  EXPECT_LT(error, 0.05 * spread) << "int8 logits within 5% of the fp32 logits' range";
+  EXPECT_GT(error, 0.0) << "the int8 path really ran";
+  DecodingPrecisionGuard int8(Precision::kInt8, kCpu);
+  const auto greedy =
+      model::greedy_search(net, model::testing::pad_rows(pairs.src), memorised_search());
+  model::GreedyStream stream(net, memorised_search());
+  std::vector<uint64_t> tags(pairs.src.size());
+  for (size_t i = 0; i < tags.size(); ++i) tags[i] = i;
+  stream.add(pairs.src, tags);
+  std::map<uint64_t, model::Hypothesis> streamed;
+  for (int step = 0; step < 100 && stream.active() > 0; ++step) {
+    for (auto& [tag, hypothesis] : stream.step()) streamed[tag] = hypothesis;
+  }
+  ASSERT_EQ(streamed.size(), pairs.src.size());
+  for (size_t i = 0; i < pairs.src.size(); ++i) {
+    EXPECT_EQ(greedy.at(i).at(0).tokens, pairs.tgt[i]) << "greedy search, pair " << i;
+    EXPECT_EQ(streamed.at(i).tokens, greedy.at(i).at(0).tokens) << "stream, pair " << i;
   }
 }
 

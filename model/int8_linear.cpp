@@ -1,0 +1,116 @@
+#include "model/int8_linear.h"
+
+#include <ATen/Context.h>
+#include <ATen/core/dispatch/Dispatcher.h>
+#include <ATen/native/quantized/PackedParams.h>
+#include <torch/torch.h>
+
+#include <algorithm>
+
+namespace atento::model {
+namespace {
+
+using Packed = c10::intrusive_ptr<LinearPackedParamsBase>;
+
+bool has_engine(at::QEngine engine) {
+  const auto& engines = at::globalContext().supportedQEngines();
+  return std::find(engines.begin(), engines.end(), engine) != engines.end();
+}
+
+// oneDNN first: it is the engine the Debian LibTorch has; fbgemm where a build has it instead.
+bool choose_engine() {
+  if (has_engine(at::QEngine::ONEDNN)) {
+    at::globalContext().setQEngine(at::QEngine::ONEDNN);
+    return true;
+  }
+  if (has_engine(at::QEngine::FBGEMM)) {
+    at::globalContext().setQEngine(at::QEngine::FBGEMM);
+    return true;
+  }
+  return false;
+}
+
+bool engine_ready() {
+  static const bool ready = choose_engine();  // once, thread-safe
+  return ready;
+}
+
+// What quantized::linear_prepack packs for the current engine.
+Packed prepack(const torch::Tensor& quantized) {
+  static auto op = c10::Dispatcher::singleton()
+                       .findSchemaOrThrow("quantized::linear_prepack", "")
+                       .typed<Packed(at::Tensor, c10::optional<at::Tensor>)>();
+  return op.call(quantized, c10::nullopt);
+}
+
+}  // namespace
+
+int64_t padded_rows(int64_t rows) {
+  if (rows <= 8) return 8;
+  // 8 steps per power of two: at most 12.5% zero rows
+  int64_t step = 1;
+  while (step * 16 <= rows) step *= 2;
+  return (rows + step - 1) / step * step;
+}
+
+bool int8_supported() { return engine_ready(); }
+
+Int8Weight::Int8Weight(const torch::Tensor& weight) {
+  TORCH_CHECK(int8_supported(),
+              "int8 decoding needs LibTorch's oneDNN or fbgemm quantized engine, which this "
+              "LibTorch lacks");
+  TORCH_CHECK(
+      weight.dim() == 2 && weight.device().is_cpu() && weight.scalar_type() == torch::kFloat,
+      "Int8Weight: expected an fp32 CPU matrix, got ", weight.sizes(), " ", weight.scalar_type());
+  torch::NoGradGuard no_grad;
+  auto w = weight.detach().contiguous();  // [V,D]
+  out_ = w.size(0);
+  in_ = w.size(1);
+  // Symmetric per output channel: zero point 0 (what oneDNN requires), scale max|w_v| / 127.
+  auto scales = (w.abs().amax(1).clamp_min(1e-12) / 127.0).to(torch::kDouble);  // [V]
+  auto zero_points = torch::zeros({out_}, torch::kLong);
+  packed_ = prepack(torch::quantize_per_channel(w, scales, zero_points, 0, torch::kQInt8));
+}
+
+Int8Weight::~Int8Weight() = default;
+
+torch::Tensor int8_linear(const torch::Tensor& x, const Int8Weight& weight,
+                          const torch::Tensor& bias) {
+  const int64_t d = weight.in_features();
+  TORCH_CHECK(x.size(-1) == d, "int8_linear: input width ", x.size(-1), " != ", d);
+  auto rows = x.reshape({-1, d}).to(torch::kFloat);  // [N,D]
+  const int64_t n = rows.size(0);
+  auto sizes = x.sizes().vec();
+  sizes.back() = weight.out_features();
+  // Each row over its largest magnitude, then a row holding +1 and -1 (two when D = 1): the
+  // range apply_dynamic quantises with is always [-1, 1], whatever the other rows. The rest of
+  // the input is zero rows up to padded_rows(): oneDNN builds its kernel anew for every row
+  // count (about 6 ms), and a decoding job meets hundreds of row counts otherwise.
+  auto scale = rows.abs().amax(-1, /*keepdim=*/true).clamp_min_(1e-30);  // [N,1]
+  const int64_t extra = d >= 2 ? 1 : 2;
+  auto input = torch::zeros({padded_rows(n + extra), d}, rows.options());  // [M,D]
+  auto head = input.narrow(0, 0, n);
+  torch::div_out(head, rows, scale);
+  auto range = input.narrow(0, n, extra).view({-1});
+  range[0].fill_(1.0);
+  range[1].fill_(-1.0);
+  auto product = weight.packed().apply_dynamic(input, /*reduce_range=*/false).narrow(0, 0, n);
+  // [N,V] · the row scales (+ bias [V])
+  auto out =
+      bias.defined() ? torch::addcmul(bias.to(torch::kFloat), product, scale) : product.mul_(scale);
+  return out.reshape(sizes);
+}
+
+namespace {
+thread_local bool int8_on = false;
+}  // namespace
+
+bool int8_decoding() { return int8_on && !torch::GradMode::is_enabled(); }
+
+Int8DecodingScope::Int8DecodingScope(bool enabled) : previous_(int8_on) {
+  if (enabled) int8_on = true;
+}
+
+Int8DecodingScope::~Int8DecodingScope() { int8_on = previous_; }
+
+}  // namespace atento::model

@@ -1,0 +1,76 @@
+#pragma once
+// int8 decoding on a CPU: dense layers whose weights are int8, one scale per output channel
+// (symmetric: scale = max|w_v| / 127), prepacked once for LibTorch's quantized CPU kernels, and
+// whose input rows are quantised at run time, one scale per row.
+//
+// The kernel is LibTorch's own dynamic quantized linear (quantized::linear_prepack, then the
+// packed weight's apply_dynamic) on the oneDNN quantized engine: the Debian LibTorch 1.13 is
+// built without fbgemm (its fbgemm_* operators only throw), and its QNNPACK engine, written for
+// ARM, was 3-6x slower than fp32 on x86 at 16 rows and more (docs/results.md). apply_dynamic
+// quantises its whole input with one scale, the tensor's range, so that one row's result would
+// depend on the rows beside it; int8_linear() divides each row by its largest magnitude and
+// appends a row holding +1 and -1, so that the tensor's range is always [-1, 1] and every row
+// gets its own scale (max|x_n| / 127.5): each row's product is then the same alone or in any
+// batch (the int32 accumulation is exact), and a row of small values keeps its precision beside
+// large ones.
+// Shape legend: N rows, D input width, V output width.
+
+#include <c10/util/intrusive_ptr.h>
+#include <torch/types.h>
+
+struct LinearPackedParamsBase;  // ATen/native/quantized/PackedParams.h
+
+namespace atento::model {
+
+/// True when this LibTorch has a quantized CPU engine with int8 matrix products that
+/// int8_linear() uses (oneDNN, else fbgemm); QNNPACK alone does not count.
+bool int8_supported();
+
+/// A weight [V,D] quantised to int8 per output channel and prepacked for the quantized engine.
+/// Immutable once built: several threads may multiply by it at once.
+class Int8Weight {
+ public:
+  /// Quantises and packs `weight` (fp32, CPU, [V,D]); throws where !int8_supported().
+  explicit Int8Weight(const torch::Tensor& weight);
+  ~Int8Weight();
+  Int8Weight(const Int8Weight&) = delete;
+  Int8Weight& operator=(const Int8Weight&) = delete;
+
+  int64_t in_features() const { return in_; }
+  int64_t out_features() const { return out_; }
+  /// The packed weight (for int8_linear()).
+  LinearPackedParamsBase& packed() const { return *packed_; }
+
+ private:
+  c10::intrusive_ptr<LinearPackedParamsBase> packed_;
+  int64_t in_ = 0, out_ = 0;
+};
+
+/// x [..., D] (fp32) · weightᵀ + bias [V] → [..., V] fp32, each row of x quantised to 8 bits
+/// with its own scale (see the top of this file). `bias` may be undefined.
+torch::Tensor int8_linear(const torch::Tensor& x, const Int8Weight& weight,
+                          const torch::Tensor& bias);
+
+/// The rows int8_linear() hands the kernel for `rows` rows: at least 8, rounded up to 8 steps
+/// per power of two (at most 12.5% more), so that few row counts (each a kernel oneDNN builds
+/// on first use) occur.
+int64_t padded_rows(int64_t rows);
+
+/// True while this thread decodes in int8: inside an Int8DecodingScope, without gradients.
+bool int8_decoding();
+
+/// Turns int8 decoding on for this thread while alive (when `enabled`), restoring the previous
+/// state on exit. Dense layers with a WeightCache then multiply by its int8 copy
+/// (model/projection.h); training (gradients on) never does.
+class Int8DecodingScope {
+ public:
+  explicit Int8DecodingScope(bool enabled);
+  ~Int8DecodingScope();
+  Int8DecodingScope(const Int8DecodingScope&) = delete;
+  Int8DecodingScope& operator=(const Int8DecodingScope&) = delete;
+
+ private:
+  bool previous_;
+};
+
+}  // namespace atento::model
