@@ -55,7 +55,7 @@ struct SharedSources {
 void run_worker(TrainedModel& trained, const model::SearchOptions& search, size_t rows,
                 int64_t threads, SharedSources& shared) {
   set_threads(threads);  // OpenMP's thread count belongs to this thread
-  AutocastGuard autocast(trained.config.translate.precision, trained.device);
+  DecodingPrecisionGuard precision(trained.config.translate.precision, trained.device);
   model::GreedyStream stream(trained.model, search);
   while (true) {
     const auto tags = shared.take(rows - std::min(rows, stream.active()));

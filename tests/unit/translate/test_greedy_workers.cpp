@@ -5,9 +5,12 @@
 #include <gtest/gtest.h>
 #include <torch/torch.h>
 
+#include <cmath>
 #include <vector>
 
+#include "app/common/precision.h"
 #include "app/translate/greedy_workers.h"
+#include "model/int8_linear.h"
 #include "model/search.h"
 #include "tests/unit/test_model_util.h"
 
@@ -66,6 +69,29 @@ TEST(GreedyWorkers, EverySourceGetsWhatGreedySearchGivesItAloneInInputOrder) {
   expect_as_alone(trained, sources, 1, {1, 1});       // one sentence at a time
   expect_as_alone(trained, {sources[3]}, 8, {4, 1});  // one source: one worker
   EXPECT_TRUE(decode_greedy(trained, {}, greedy_options(), 8, {2, 1}).empty());
+}
+
+TEST(GreedyWorkers, WorkersDecodeInTheConfiguredPrecision) {
+  if (!model::int8_supported()) GTEST_SKIP() << "no quantized engine in this LibTorch";
+  auto trained = untrained_model();
+  trained.config.translate.precision = Precision::kInt8;
+  const auto sources = random_sources(12);
+  const auto results = decode_greedy(trained, sources, greedy_options(), 4, {2, 1});
+  bool any_differs_from_fp32 = false;
+  for (size_t i = 0; i < sources.size(); ++i) {
+    const auto src = model::testing::pad_rows({sources[i]});
+    const auto fp32 = model::greedy_search(trained.model, src, greedy_options());
+    std::vector<std::vector<model::Hypothesis>> int8;
+    {
+      DecodingPrecisionGuard precision(Precision::kInt8, torch::Device(torch::kCPU));
+      int8 = model::greedy_search(trained.model, src, greedy_options());
+    }
+    EXPECT_EQ(results[i][0].tokens, int8.at(0).at(0).tokens) << "source " << i;
+    EXPECT_NEAR(results[i][0].score, int8.at(0).at(0).score, 1e-4) << "source " << i;
+    any_differs_from_fp32 =
+        any_differs_from_fp32 || std::abs(results[i][0].score - fp32.at(0).at(0).score) > 1e-6;
+  }
+  EXPECT_TRUE(any_differs_from_fp32) << "the workers decoded in fp32, not int8";
 }
 
 TEST(GreedyWorkers, AWorkersErrorReachesTheCallerAfterAllEnded) {
