@@ -31,7 +31,8 @@ void directions(const std::vector<std::vector<float>>& weights, size_t n_source,
 
 }  // namespace
 
-std::vector<std::vector<size_t>> symmetric_alignment(const std::vector<std::vector<float>>& weights) {
+std::vector<std::vector<size_t>> symmetric_alignment(
+    const std::vector<std::vector<float>>& weights) {
   const size_t n_target = weights.size();
   size_t n_source = 0;
   for (const auto& row : weights) n_source = std::max(n_source, row.size());

@@ -16,6 +16,7 @@ namespace atento {
 /// `weights[t][s]`: how much target word t attends to source word s (≥ 0; 0 = never). Returns
 /// per target word the source words aligned to it, in increasing order. A row or column of
 /// zeros gets no link.
-std::vector<std::vector<size_t>> symmetric_alignment(const std::vector<std::vector<float>>& weights);
+std::vector<std::vector<size_t>> symmetric_alignment(
+    const std::vector<std::vector<float>>& weights);
 
 }  // namespace atento

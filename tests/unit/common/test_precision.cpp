@@ -161,6 +161,20 @@ model::SearchOptions memorised_search() {
   return options;
 }
 
+/// Every source of `sources` decoded through one greedy stream, by its index.
+std::map<uint64_t, model::Hypothesis> streamed_hypotheses(
+    model::Seq2Seq& net, const std::vector<std::vector<int64_t>>& sources) {
+  model::GreedyStream stream(net, memorised_search());
+  std::vector<uint64_t> tags(sources.size());
+  for (size_t i = 0; i < tags.size(); ++i) tags[i] = i;
+  stream.add(sources, tags);
+  std::map<uint64_t, model::Hypothesis> streamed;
+  for (int step = 0; step < 100 && stream.active() > 0; ++step) {
+    for (auto& [tag, hypothesis] : stream.step()) streamed[tag] = hypothesis;
+  }
+  return streamed;
+}
+
 TEST(AppPrecision, AMemorisedModelDecodesItsPairsInBf16) {
   torch::manual_seed(43);
   model::Seq2Seq net(model::testing::memorisation_options(/*encoder_layers=*/1, 16));
@@ -171,14 +185,7 @@ TEST(AppPrecision, AMemorisedModelDecodesItsPairsInBf16) {
   AutocastGuard bf16(Precision::kBf16, kCpu);
   const auto greedy =
       model::greedy_search(net, model::testing::pad_rows(pairs.src), memorised_search());
-  model::GreedyStream stream(net, memorised_search());
-  std::vector<uint64_t> tags(pairs.src.size());
-  for (size_t i = 0; i < tags.size(); ++i) tags[i] = i;
-  stream.add(pairs.src, tags);
-  std::map<uint64_t, model::Hypothesis> streamed;
-  for (int step = 0; step < 100 && stream.active() > 0; ++step) {
-    for (auto& [tag, hypothesis] : stream.step()) streamed[tag] = hypothesis;
-  }
+  const auto streamed = streamed_hypotheses(net, pairs.src);
   ASSERT_EQ(streamed.size(), pairs.src.size());
   for (size_t i = 0; i < pairs.src.size(); ++i) {
     EXPECT_EQ(greedy.at(i).at(0).tokens, pairs.tgt[i]) << "greedy search, pair " << i;
@@ -209,14 +216,7 @@ TEST(AppPrecision, AMemorisedModelDecodesItsPairsInInt8CloseToFp32) {
   DecodingPrecisionGuard int8(Precision::kInt8, kCpu);
   const auto greedy =
       model::greedy_search(net, model::testing::pad_rows(pairs.src), memorised_search());
-  model::GreedyStream stream(net, memorised_search());
-  std::vector<uint64_t> tags(pairs.src.size());
-  for (size_t i = 0; i < tags.size(); ++i) tags[i] = i;
-  stream.add(pairs.src, tags);
-  std::map<uint64_t, model::Hypothesis> streamed;
-  for (int step = 0; step < 100 && stream.active() > 0; ++step) {
-    for (auto& [tag, hypothesis] : stream.step()) streamed[tag] = hypothesis;
-  }
+  const auto streamed = streamed_hypotheses(net, pairs.src);
   ASSERT_EQ(streamed.size(), pairs.src.size());
   for (size_t i = 0; i < pairs.src.size(); ++i) {
     EXPECT_EQ(greedy.at(i).at(0).tokens, pairs.tgt[i]) << "greedy search, pair " << i;

@@ -13,8 +13,8 @@ using Links = std::vector<std::vector<size_t>>;
 
 TEST(SymmetricAlignment, KeepsTheLinksBothDirectionsAgreeOn) {
   // Each target word attends most to the source word in its place, and is its most attending.
-  const Links links = symmetric_alignment({{0.8f, 0.1f, 0.1f}, {0.1f, 0.7f, 0.2f},
-                                           {0.2f, 0.1f, 0.7f}});
+  const Links links =
+      symmetric_alignment({{0.8f, 0.1f, 0.1f}, {0.1f, 0.7f, 0.2f}, {0.2f, 0.1f, 0.7f}});
   EXPECT_EQ(links, (Links{{0}, {1}, {2}}));
 }
 
