@@ -8,7 +8,7 @@
 set(atento_lite_app_sources
     common/config common/directory_lock common/event_log common/files common/overrides
     common/progress common/stop_signals model_dir/checkpoint_pointer scoring/classification_metrics
-    translate/text_segments translate/tag_placement
+    translate/text_segments translate/tag_placement translate/word_alignment
     scoring/metrics translate/input_lines
     train/schedule train/stop_reason train/train_state train/validation_decision)
 set(atento_lite_serve_tests)
@@ -89,7 +89,7 @@ list(FILTER asan_tests EXCLUDE REGEX ".*/test_batch\\.cpp$")
 foreach(name common/config common/directory_lock common/overrides common/stop_signals
              scoring/classification_metrics scoring/metrics train/schedule train/train_state
              train/validation_decision model_dir/checkpoint_pointer translate/input_lines
-             translate/tag_placement
+             translate/tag_placement translate/word_alignment
              ${atento_lite_serve_tests})
   string(REPLACE "/" "/test_" name ${name})
   list(APPEND asan_tests tests/unit/${name}.cpp)

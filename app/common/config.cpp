@@ -12,7 +12,6 @@
 #include <utility>
 
 #include "data/utf8.h"
-#include "model/int8_linear.h"
 
 namespace atento {
 namespace {
@@ -532,8 +531,6 @@ void validate_translate(const TranslateOptions& s) {
         "expected cpu, cuda or cuda:N, got '" + s.device + "'");
   check(s.precision != Precision::kInt8 || s.device == "cpu", "translate.precision",
         "int8 decodes on the CPU only (translate.device is " + s.device + ")");
-  check(s.precision != Precision::kInt8 || model::int8_supported(), "translate.precision",
-        "int8 needs LibTorch's oneDNN or fbgemm quantized engine, which this LibTorch lacks");
 }
 
 void validate_filter(const FilterOptions& f) {

@@ -10,6 +10,7 @@
 #include "app/model_dir/checkpoint_pointer.h"
 #include "app/model_dir/weights_file.h"
 #include "model/checkpoint.h"
+#include "model/int8_linear.h"
 
 namespace atento {
 
@@ -128,6 +129,12 @@ TrainedModel load_trained_model(const std::string& model_dir,
   loaded.vocab = std::move(opened.vocab);
   loaded.device = opened.device;
   loaded.weights = opened.weights;
+  // Checked here, not with the rest of the configuration: it asks the LibTorch in use.
+  if (loaded.config.translate.precision == Precision::kInt8 && !model::int8_supported()) {
+    throw ConfigError(
+        "configuration: translate.precision: int8 needs LibTorch's oneDNN or fbgemm quantized "
+        "engine, which this LibTorch lacks");
+  }
   // Read before building the model: the model then adopts the read tensors (one copy).
   auto stored = read_weights_file(loaded.weights);
   loaded.model = model::Seq2Seq(loaded.config.model);
