@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Benchmarks on the real corpus, printed side by side; they assert nothing.
-#   scripts/bench.sh [--minutes M] [--threads N] [--skip-train]
+#   scripts/bench.sh [--minutes M] [--threads N] [--precision fp32|bf16|auto] [--skip-train]
 # 1. training throughput of configs/book.json: Atento vs the PyTorch peer (same threads, data);
 #    the peer runs in fp32 and, where Atento trains in bf16 (train.precision auto on a CPU with
-#    native bfloat16), in bf16 too: one ratio per peer precision
+#    native bfloat16), in bf16 too: one ratio per peer precision (--precision sets Atento's
+#    train.precision; default: book.json's, fp32)
 # 2. translation throughput on the first 2,000 test sentences: greedy cached / uncached, beam 4
 # 3. decoding cost growth with forced output lengths 10, 20, 40, 60: cached vs uncached
 # 4. peak memory (RSS) of training the book config and of translating with the base model
@@ -15,10 +16,12 @@ cd "$(dirname "$0")/.."
 minutes=3
 threads=2
 skip_train=0
+precision_flags=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --minutes) minutes=$2; shift 2 ;;
     --threads) threads=$2; shift 2 ;;
+    --precision) precision_flags=(--set train.precision="$2"); shift 2 ;;
     --skip-train) skip_train=1; shift ;;
     *) echo "error: unknown option $1" >&2; exit 2 ;;
   esac
@@ -39,7 +42,8 @@ if [ "$skip_train" = 0 ]; then
   /usr/bin/time -v -o "$out/book.time" build/atento-train --config configs/book.json \
     --out "$out/book" --set data.corpus="$corpus" --set train.threads="$threads" \
     --set train.max_epochs=0 --set train.time_budget_minutes="$minutes" \
-    --set train.valid_subset=1000 --set train.log_every_steps=20 >/dev/null 2>"$out/book.err"
+    --set train.valid_subset=1000 --set train.log_every_steps=20 --set train.bleu_sentences=0 \
+    "${precision_flags[@]}" >/dev/null 2>"$out/book.err"
 fi
 atento=$(json "$out/book/log.jsonl" \
   "round([x for x in e if x['event']=='train'][-1]['target_tokens'] / [x for x in e if x['event']=='train'][-1]['elapsed_s'], 1)")
