@@ -39,6 +39,11 @@ struct Tile {
 }  // namespace
 
 #ifdef ATENTO_VNNI_GEMM
+// GCC 12 warns inside its own AVX512 headers (the "undefined" vectors of masked loads and
+// reductions, which are never read uninitialised).
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 namespace {
 
 // The mask of the valid lanes of block b of a tile with `cols` valid channels.
@@ -120,6 +125,7 @@ ATENTO_VNNI void quantize_rows(const float* x, int64_t n, int64_t d, uint8_t* q,
 }
 
 }  // namespace
+#pragma GCC diagnostic pop
 #endif
 
 bool vnni_gemm_supported() {
