@@ -70,4 +70,38 @@ void DecoderState::reorder(const torch::Tensor& indices) {
   }
 }
 
+namespace {
+
+// True when `indices` ([B'] int64) are 0..rows-1 in order.
+bool identity(const torch::Tensor& indices, int64_t rows) {
+  if (indices.size(0) != rows) return false;
+  const auto on_cpu = indices.to(torch::kCPU, torch::kLong).contiguous();
+  const int64_t* at = on_cpu.data_ptr<int64_t>();
+  for (int64_t i = 0; i < rows; ++i) {
+    if (at[i] != i) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+void DecoderState::reorder_own(const torch::Tensor& indices, bool same_sources) {
+  TORCH_CHECK(indices.dim() == 1, "DecoderState::reorder_own: indices must be [B'], got ",
+              indices.sizes());
+  if (identity(indices, rows())) return;
+  if (!same_sources || indices.size(0) != rows()) {
+    reorder(indices);
+    return;
+  }
+  const auto rows_on_device = indices.to(src_keep.device(), torch::kLong);
+  for (auto& cache : layers) {
+    cache.self_k = select_rows(cache.self_k, rows_on_device);
+    cache.self_v = select_rows(cache.self_v, rows_on_device);
+  }
+  prefix = select_rows(prefix, rows_on_device);
+  for (auto& weights : cross_attention) {
+    weights = select_rows(weights, rows_on_device);
+  }
+}
+
 }  // namespace atento::model

@@ -49,6 +49,12 @@ struct DecoderState {
   /// Keeps rows `indices` ([B'] int64, repeats allowed) of every tensor: beam reordering and
   /// dropping finished sentences.
   void reorder(const torch::Tensor& indices);
+  /// reorder() for a state no copy shares (the searches'), skipping what would not change:
+  /// nothing at all for indices 0..B-1 (greedy steps where no sentence ended), and with
+  /// `same_sources` (row j's new contents come from a row decoding the same source sentence as
+  /// row j: beams reordered within their sentences) the per-source tensors, src_keep, memory
+  /// and the cross-attention keys and values, which are the same in those rows.
+  void reorder_own(const torch::Tensor& indices, bool same_sources);
   /// Rows B currently decoded.
   int64_t rows() const { return src_keep.size(0); }
 };

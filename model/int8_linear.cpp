@@ -53,12 +53,9 @@ int64_t padded_rows(int64_t rows) {
   return (rows + step - 1) / step * step;
 }
 
-bool int8_supported() { return engine_ready(); }
+bool int8_supported() { return vnni_gemm_supported() || engine_ready(); }
 
-Int8Weight::Int8Weight(const torch::Tensor& weight) {
-  TORCH_CHECK(int8_supported(),
-              "int8 decoding needs LibTorch's oneDNN or fbgemm quantized engine, which this "
-              "LibTorch lacks");
+Int8Weight::Int8Weight(const torch::Tensor& weight, Int8Kernel kernel) {
   TORCH_CHECK(
       weight.dim() == 2 && weight.device().is_cpu() && weight.scalar_type() == torch::kFloat,
       "Int8Weight: expected an fp32 CPU matrix, got ", weight.sizes(), " ", weight.scalar_type());
@@ -66,6 +63,18 @@ Int8Weight::Int8Weight(const torch::Tensor& weight) {
   auto w = weight.detach().contiguous();  // [V,D]
   out_ = w.size(0);
   in_ = w.size(1);
+  if (kernel == Int8Kernel::kAuto) {
+    kernel = vnni_gemm_supported() ? Int8Kernel::kVnni : Int8Kernel::kQuantizedEngine;
+  }
+  kernel_ = kernel;
+  if (kernel == Int8Kernel::kVnni) {
+    TORCH_CHECK(vnni_gemm_supported(), "int8 decoding with Atento's kernel needs AVX512-VNNI");
+    vnni_ = pack_vnni_weight(w);
+    return;
+  }
+  TORCH_CHECK(engine_ready(),
+              "int8 decoding needs a CPU with AVX512-VNNI or LibTorch's oneDNN or fbgemm "
+              "quantized engine, which this LibTorch lacks");
   // Symmetric per output channel: zero point 0 (what oneDNN requires), scale max|w_v| / 127.
   auto scales = (w.abs().amax(1).clamp_min(1e-12) / 127.0).to(torch::kDouble);  // [V]
   auto zero_points = torch::zeros({out_}, torch::kLong);
@@ -82,6 +91,9 @@ torch::Tensor int8_linear(const torch::Tensor& x, const Int8Weight& weight,
   const int64_t n = rows.size(0);
   auto sizes = x.sizes().vec();
   sizes.back() = weight.out_features();
+  if (weight.kernel() == Int8Kernel::kVnni) {
+    return vnni_linear(rows.contiguous(), weight.vnni(), bias).reshape(sizes);
+  }
   // Each row over its largest magnitude, then a row holding +1 and -1 (two when D = 1): the
   // range apply_dynamic quantises with is always [-1, 1], whatever the other rows. The rest of
   // the input is zero rows up to padded_rows(): oneDNN builds its kernel anew for every row

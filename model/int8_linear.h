@@ -13,36 +13,53 @@
 // gets its own scale (max|x_n| / 127.5): each row's product is then the same alone or in any
 // batch (the int32 accumulation is exact), and a row of small values keeps its precision beside
 // large ones.
+// Where the CPU has AVX512-VNNI, the product is Atento's own kernel instead (model/int8_gemm.h:
+// the same arithmetic, one scale per output channel and one per row, without oneDNN's per-shape
+// kernel builds and per-call fixed cost, which made int8 decoding slower than fp32).
 // Shape legend: N rows, D input width, V output width.
 
 #include <c10/util/intrusive_ptr.h>
 #include <torch/types.h>
 
+#include "model/int8_gemm.h"
+
 struct LinearPackedParamsBase;  // ATen/native/quantized/PackedParams.h
 
 namespace atento::model {
 
-/// True when this LibTorch has a quantized CPU engine with int8 matrix products that
-/// int8_linear() uses (oneDNN, else fbgemm); QNNPACK alone does not count.
+/// True when int8_linear() can run here: the CPU has AVX512-VNNI (vnni_gemm_supported()), or
+/// this LibTorch has a quantized CPU engine with int8 matrix products (oneDNN, else fbgemm;
+/// QNNPACK alone does not count).
 bool int8_supported();
+
+/// Which kernel an Int8Weight multiplies with: kAuto is Atento's VNNI kernel where the CPU has
+/// it, else LibTorch's quantized engine (kQuantizedEngine).
+enum class Int8Kernel { kAuto, kVnni, kQuantizedEngine };
 
 /// A weight [V,D] quantised to int8 per output channel and prepacked for the quantized engine.
 /// Immutable once built: several threads may multiply by it at once.
 class Int8Weight {
  public:
-  /// Quantises and packs `weight` (fp32, CPU, [V,D]); throws where !int8_supported().
-  explicit Int8Weight(const torch::Tensor& weight);
+  /// Quantises and packs `weight` (fp32, CPU, [V,D]) for `kernel`; throws where that kernel
+  /// cannot run here.
+  explicit Int8Weight(const torch::Tensor& weight, Int8Kernel kernel = Int8Kernel::kAuto);
   ~Int8Weight();
   Int8Weight(const Int8Weight&) = delete;
   Int8Weight& operator=(const Int8Weight&) = delete;
 
   int64_t in_features() const { return in_; }
   int64_t out_features() const { return out_; }
-  /// The packed weight (for int8_linear()).
+  /// kVnni or kQuantizedEngine: the kernel int8_linear() multiplies with.
+  Int8Kernel kernel() const { return kernel_; }
+  /// The weight packed for the quantized engine (kernel() == kQuantizedEngine).
   LinearPackedParamsBase& packed() const { return *packed_; }
+  /// The weight laid out for vnni_linear() (kernel() == kVnni).
+  const VnniWeight& vnni() const { return vnni_; }
 
  private:
   c10::intrusive_ptr<LinearPackedParamsBase> packed_;
+  VnniWeight vnni_;
+  Int8Kernel kernel_ = Int8Kernel::kQuantizedEngine;
   int64_t in_ = 0, out_ = 0;
 };
 
@@ -51,8 +68,8 @@ class Int8Weight {
 torch::Tensor int8_linear(const torch::Tensor& x, const Int8Weight& weight,
                           const torch::Tensor& bias);
 
-/// The rows int8_linear() hands the kernel for `rows` rows: at least 8, rounded up to 8 steps
-/// per power of two (at most 12.5% more), so that few row counts (each a kernel oneDNN builds
+/// The rows int8_linear() hands the quantized engine for `rows` rows: at least 8, rounded up to 8
+/// steps per power of two (at most 12.5% more), so that few row counts (each a kernel oneDNN builds
 /// on first use) occur.
 int64_t padded_rows(int64_t rows);
 

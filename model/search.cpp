@@ -157,7 +157,7 @@ void keep_greedy_rows(SearchRows& rows, const std::vector<int64_t>& keep) {
     return;
   }
   const auto indices = to_device(keep, rows.last.device());
-  rows.state.reorder(indices);
+  rows.state.reorder_own(indices, /*same_sources=*/false);
   rows.scores = rows.scores.index_select(0, indices);  // [R] → [R']
   rows.last = rows.last.index_select(0, indices);      // [R] → [R']
   std::vector<int64_t> remaining;
@@ -302,6 +302,16 @@ void advance_sentence(const SearchRows& rows, const Candidates& candidates, int6
   }
 }
 
+// True when every next row's parent decodes the same source as that row does now: the same
+// sentences as before, K rows each, each row's parent among its own sentence's K rows.
+bool same_sources(const SearchRows& rows, const NextRows& next, int64_t beam) {
+  if (rows.width != beam || next.sentences != rows.sentences) return false;
+  for (size_t j = 0; j < next.parents.size(); ++j) {
+    if (next.parents[j] / beam != static_cast<int64_t>(j) / beam) return false;
+  }
+  return true;
+}
+
 // One beam step over every active sentence; beam reordering, expansion to K rows and dropping
 // finished sentences happen in one gather.
 void beam_step(Seq2Seq& model, SearchRows& rows, const SearchPlan& plan,
@@ -320,7 +330,7 @@ void beam_step(Seq2Seq& model, SearchRows& rows, const SearchPlan& plan,
     return;
   }
   const auto device = rows.last.device();
-  rows.state.reorder(to_device(next.parents, device));
+  rows.state.reorder_own(to_device(next.parents, device), same_sources(rows, next, options.beam));
   rows.last = to_device(next.tokens, device);
   rows.scores = torch::tensor(next.scores, torch::kFloat).to(device);
   rows.partial = std::move(next.partial);

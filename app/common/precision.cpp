@@ -19,14 +19,7 @@ bool cpu_has_native_bf16() {
 #endif
 }
 
-bool cpu_has_int8_dot() {
-#if defined(__x86_64__) || defined(__i386__)
-  __builtin_cpu_init();
-  return __builtin_cpu_supports("avx512vnni") != 0 || __builtin_cpu_supports("avxvnni") != 0;
-#else
-  return false;
-#endif
-}
+bool cpu_has_int8_dot() { return model::vnni_gemm_supported(); }
 
 Precision resolve_precision(Precision precision, const torch::Device& device) {
   if (precision != Precision::kAuto) return precision;
@@ -38,9 +31,9 @@ Precision auto_decoding_precision(bool native_bf16, bool int8_dot, bool int8_eng
   return int8_dot && int8_engine ? Precision::kInt8 : Precision::kFp32;
 }
 
-// Whether auto may pick int8 at all: not yet, int8 greedy decoding measured slower than fp32
-// end to end (docs/results.md#int8-decoding); set true once it measures faster.
-constexpr bool kAutoMayPickInt8 = false;
+// Whether auto may pick int8 at all: yes since Atento's VNNI kernel (model/int8_gemm.h) made
+// int8 decoding faster than fp32 end to end (docs/results.md#int8-decoding).
+constexpr bool kAutoMayPickInt8 = true;
 
 Precision resolve_decoding_precision(Precision precision, const torch::Device& device) {
   if (precision != Precision::kAuto) return precision;

@@ -8,10 +8,9 @@
 // emulated, and on GPUs the small models measured slower in bf16.
 // Decoding has a third choice, int8 (model/int8_linear.h: int8 weights per output channel,
 // input rows quantised at run time), which training refuses. The decoding rule for `auto`
-// (auto_decoding_precision): bf16 where the CPU has native bfloat16, else int8 where it has int8
-// dot products (VNNI) and int8 measured faster, else fp32. int8 has not yet measured faster end
-// to end (greedy 0.66×, beam 4 1.27× fp32: docs/results.md#int8-decoding), so for now auto
-// never picks it (kAutoMayPickInt8 in precision.cpp).
+// (auto_decoding_precision): bf16 where the CPU has native bfloat16, else int8 where it has
+// AVX512-VNNI (Atento's int8 kernel, model/int8_gemm.h: 1.8× fp32 greedy, 1.4× beam 4 on
+// 300 sentences, docs/results.md#int8-decoding), else fp32.
 
 #include <torch/types.h>
 
@@ -23,7 +22,8 @@ namespace atento {
 /// True when this CPU has native bfloat16 dot products (AVX512-BF16).
 bool cpu_has_native_bf16();
 
-/// True when this CPU has int8 dot products (AVX512-VNNI or AVX-VNNI).
+/// True when this CPU has the int8 dot products Atento's int8 kernel uses (AVX512-VNNI; the
+/// 256-bit AVX-VNNI does not count: there int8 falls back to oneDNN, slower than fp32).
 bool cpu_has_int8_dot();
 
 /// `precision` with auto resolved for training on `device`: bf16 on a CPU with native

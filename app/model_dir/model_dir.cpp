@@ -132,8 +132,8 @@ TrainedModel load_trained_model(const std::string& model_dir,
   // Checked here, not with the rest of the configuration: it asks the LibTorch in use.
   if (loaded.config.translate.precision == Precision::kInt8 && !model::int8_supported()) {
     throw ConfigError(
-        "configuration: translate.precision: int8 needs LibTorch's oneDNN or fbgemm quantized "
-        "engine, which this LibTorch lacks");
+        "configuration: translate.precision: int8 needs a CPU with AVX512-VNNI or LibTorch's "
+        "oneDNN or fbgemm quantized engine, which this machine lacks");
   }
   // Read before building the model: the model then adopts the read tensors (one copy).
   auto stored = read_weights_file(loaded.weights);

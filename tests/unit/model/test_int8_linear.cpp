@@ -1,13 +1,17 @@
 // int8 dense layers (model/int8_linear.h): the product with int8 weights and per-row quantised
-// input stays close to fp32, a row's result is the same alone or in any batch, and project()
+// input stays close to fp32 with either kernel (Atento's VNNI kernel, LibTorch's quantized
+// engine), the VNNI kernel computes exactly its documented arithmetic at any shape, a row's
+// result is the same alone or in any batch and with any number of threads, and project()
 // multiplies by the cached int8 weight only while this thread decodes in int8 without
 // gradients, following the weight when it changes.
 
+#include <ATen/Parallel.h>
 #include <gtest/gtest.h>
 #include <torch/torch.h>
 
 #include <vector>
 
+#include "model/int8_gemm.h"
 #include "model/int8_linear.h"
 #include "model/projection.h"
 
@@ -28,39 +32,133 @@ double worst_row_error(const torch::Tensor& got, const torch::Tensor& want) {
   return ((got - want).abs().amax(-1) / scale).max().item<double>();
 }
 
+// The kernels that run here: Atento's where the CPU has AVX512-VNNI, LibTorch's where it has a
+// quantized engine.
+std::vector<Int8Kernel> kernels() {
+  std::vector<Int8Kernel> found;
+  if (vnni_gemm_supported()) found.push_back(Int8Kernel::kVnni);
+  try {
+    Int8Weight probe(torch::ones({1, 1}), Int8Kernel::kQuantizedEngine);
+    found.push_back(Int8Kernel::kQuantizedEngine);
+  } catch (const c10::Error&) {
+  }
+  return found;
+}
+
+TEST(Int8Linear, AutoPicksTheVnniKernelWhereTheCpuHasIt) {
+  if (!int8_supported()) GTEST_SKIP() << "no int8 kernel here";
+  EXPECT_EQ(Int8Weight(torch::ones({2, 2})).kernel(),
+            vnni_gemm_supported() ? Int8Kernel::kVnni : Int8Kernel::kQuantizedEngine);
+}
+
 TEST(Int8Linear, MatchesFp32WithinATolerance) {
-  if (!int8_supported()) GTEST_SKIP() << "no quantized engine in this LibTorch";
-  torch::manual_seed(3);
-  auto weight = torch::randn({40, 32}) * 0.2;  // [V,D]
-  auto bias = torch::randn({40});
-  Int8Weight packed(weight);
-  auto x = uneven_rows(9, 32);
-  torch::NoGradGuard no_grad;
-  auto got = int8_linear(x, packed, bias);
-  auto want = torch::linear(x, weight, bias);
-  ASSERT_EQ(got.sizes(), want.sizes());
-  EXPECT_LT(worst_row_error(got.narrow(0, 1, 8) - bias, want.narrow(0, 1, 8) - bias), 0.03);
-  EXPECT_TRUE(torch::allclose(got[0], bias)) << "a zero row gives the bias";
-  EXPECT_FALSE(torch::allclose(got, want, 1e-6, 1e-6)) << "the product really is int8";
-  auto no_bias = int8_linear(x.view({3, 3, 32}), packed, torch::Tensor());
-  ASSERT_EQ(no_bias.sizes(), (std::vector<int64_t>{3, 3, 40}));
-  EXPECT_TRUE(torch::allclose(no_bias.view({9, 40}), got - bias, 1e-5, 1e-5));
+  for (const auto kernel : kernels()) {
+    SCOPED_TRACE(kernel == Int8Kernel::kVnni ? "vnni" : "quantized engine");
+    torch::manual_seed(3);
+    auto weight = torch::randn({40, 32}) * 0.2;  // [V,D]
+    auto bias = torch::randn({40});
+    Int8Weight packed(weight, kernel);
+    auto x = uneven_rows(9, 32);
+    torch::NoGradGuard no_grad;
+    auto got = int8_linear(x, packed, bias);
+    auto want = torch::linear(x, weight, bias);
+    ASSERT_EQ(got.sizes(), want.sizes());
+    EXPECT_LT(worst_row_error(got.narrow(0, 1, 8) - bias, want.narrow(0, 1, 8) - bias), 0.03);
+    EXPECT_TRUE(torch::allclose(got[0], bias)) << "a zero row gives the bias";
+    EXPECT_FALSE(torch::allclose(got, want, 1e-6, 1e-6)) << "the product really is int8";
+    auto no_bias = int8_linear(x.view({3, 3, 32}), packed, torch::Tensor());
+    ASSERT_EQ(no_bias.sizes(), (std::vector<int64_t>{3, 3, 40}));
+    EXPECT_TRUE(torch::allclose(no_bias.view({9, 40}), got - bias, 1e-5, 1e-5));
+  }
 }
 
 TEST(Int8Linear, ARowGetsTheSameResultAloneOrInABatch) {
-  if (!int8_supported()) GTEST_SKIP() << "no quantized engine in this LibTorch";
-  torch::manual_seed(4);
-  auto weight = torch::randn({24, 16});
-  auto bias = torch::randn({24});
-  Int8Weight packed(weight);
-  auto x = uneven_rows(6, 16);
-  torch::NoGradGuard no_grad;
-  auto batch = int8_linear(x, packed, bias);
-  for (int64_t i = 0; i < x.size(0); ++i) {
-    EXPECT_TRUE(torch::equal(int8_linear(x.narrow(0, i, 1), packed, bias)[0], batch[i]))
-        << "row " << i;
+  for (const auto kernel : kernels()) {
+    SCOPED_TRACE(kernel == Int8Kernel::kVnni ? "vnni" : "quantized engine");
+    torch::manual_seed(4);
+    // 70 rows and 100 channels: more rows than the VNNI kernel's chunk of 64 and its tiles of
+    // 4, a partial tile of channels
+    auto weight = torch::randn({100, 16});
+    auto bias = torch::randn({100});
+    Int8Weight packed(weight, kernel);
+    auto x = uneven_rows(70, 16);
+    torch::NoGradGuard no_grad;
+    auto batch = int8_linear(x, packed, bias);
+    for (int64_t i = 0; i < x.size(0); ++i) {
+      ASSERT_TRUE(torch::equal(int8_linear(x.narrow(0, i, 1), packed, bias)[0], batch[i]))
+          << "row " << i;
+    }
+    EXPECT_TRUE(torch::equal(int8_linear(x.narrow(0, 2, 3), packed, bias), batch.narrow(0, 2, 3)));
+    EXPECT_TRUE(
+        torch::equal(int8_linear(x.narrow(0, 61, 7), packed, bias), batch.narrow(0, 61, 7)));
   }
-  EXPECT_TRUE(torch::equal(int8_linear(x.narrow(0, 2, 3), packed, bias), batch.narrow(0, 2, 3)));
+}
+
+// What the VNNI kernel promises (model/int8_gemm.h), computed with plain tensors: weights
+// rounded per output channel, rows rounded per row, exact integer sums, then the scales.
+torch::Tensor vnni_reference(const torch::Tensor& x, const torch::Tensor& w,
+                             const torch::Tensor& bias) {
+  auto s = w.abs().amax(1).clamp_min(1e-12) / 127.0;  // [V]
+  auto wq = torch::round(w / s.unsqueeze(1)).clamp(-127, 127).to(torch::kDouble);
+  auto amax = x.abs().amax(1, /*keepdim=*/true);  // [N,1]
+  auto inverse = torch::where(amax > 1e-30, 127.0f / amax, torch::zeros_like(amax));
+  auto xq = torch::round(x * inverse).to(torch::kDouble);
+  auto sums = torch::mm(xq, wq.t()).to(torch::kFloat);  // exact: integers below 2^24
+  auto t = torch::where(amax > 1e-30, amax / 127.0f, torch::zeros_like(amax));
+  return sums * (s.unsqueeze(0) * t) + bias;
+}
+
+TEST(Int8Linear, TheVnniKernelComputesItsArithmeticAtAnyShape) {
+  if (!vnni_gemm_supported()) GTEST_SKIP() << "no AVX512-VNNI on this CPU";
+  torch::manual_seed(6);
+  torch::NoGradGuard no_grad;
+  // widths that are not multiples of 4 (D) or 16 (V), channels in 1–5 blocks, 1–13 rows
+  for (const auto& [v, d] : std::vector<std::pair<int64_t, int64_t>>{
+           {1, 1}, {16, 4}, {37, 23}, {64, 64}, {80, 130}, {200, 257}}) {
+    auto weight = torch::randn({v, d}) * 0.1;
+    auto bias = torch::randn({v});
+    Int8Weight packed(weight, Int8Kernel::kVnni);
+    for (int64_t n = 1; n <= 13; n += 3) {
+      auto x = uneven_rows(n, d);
+      auto got = int8_linear(x, packed, bias);
+      auto want = vnni_reference(x, weight, bias);
+      ASSERT_EQ(got.sizes(), want.sizes());
+      EXPECT_TRUE(torch::allclose(got, want, 1e-5, 1e-4))
+          << v << "x" << d << ", " << n << " rows: " << (got - want).abs().max().item<float>();
+    }
+  }
+}
+
+TEST(Int8Linear, TheKernelsAgree) {
+  const auto found = kernels();
+  if (found.size() < 2) GTEST_SKIP() << "only one int8 kernel here";
+  torch::manual_seed(7);
+  torch::NoGradGuard no_grad;
+  auto weight = torch::randn({300, 256}) * 0.1;
+  auto bias = torch::randn({300});
+  auto x = uneven_rows(20, 256);
+  auto vnni = int8_linear(x, Int8Weight(weight, Int8Kernel::kVnni), bias) - bias;
+  auto engine = int8_linear(x, Int8Weight(weight, Int8Kernel::kQuantizedEngine), bias) - bias;
+  EXPECT_LT(worst_row_error(vnni.narrow(0, 1, 19), engine.narrow(0, 1, 19)), 0.02);
+}
+
+TEST(Int8Linear, TheVnniKernelGivesTheSameResultOnAnyNumberOfThreads) {
+  if (!vnni_gemm_supported()) GTEST_SKIP() << "no AVX512-VNNI on this CPU";
+  torch::manual_seed(8);
+  torch::NoGradGuard no_grad;
+  // big enough to be split between threads: 64 rows × 2,000 channels × 256
+  auto weight = torch::randn({2000, 256});
+  auto bias = torch::randn({2000});
+  auto x = uneven_rows(64, 256);
+  Int8Weight packed(weight, Int8Kernel::kVnni);
+  const int threads = at::get_num_threads();
+  at::set_num_threads(1);
+  auto one = int8_linear(x, packed, bias);
+  at::set_num_threads(4);
+  auto four = int8_linear(x, packed, bias);
+  at::set_num_threads(threads);
+  EXPECT_TRUE(torch::equal(one, four));
+  EXPECT_TRUE(torch::allclose(one, vnni_reference(x, weight, bias), 1e-5, 1e-4));
 }
 
 TEST(Int8Linear, ProjectUsesTheInt8WeightOnlyWhileDecodingInInt8) {

@@ -89,6 +89,35 @@ TEST_P(ModelNorms, CachedDecodeStepsEqualForwardAndUncachedSteps) {
   EXPECT_TRUE(torch::equal(cached.prefix, tgt));
 }
 
+TEST_P(ModelNorms, ReorderOwnSkipsOnlyWhatWouldNotChange) {
+  auto model = eval_model(small_options(GetParam()));
+  torch::NoGradGuard no_grad;
+  // two sentences expanded to two beams each, as beam search does: rows 0-1 decode one
+  // source, rows 2-3 the other
+  auto src = pad_rows({{4, 5, 6, 7}, {10, 11, 12}});
+  auto tgt = pad_rows({{1, 5, 6, 7}, {1, 8, 9, 10}, {1, 11, 12, 13}, {1, 14, 15, 16}});
+  auto state = model->start(model->encode(src), DecodeOptions{true, false});
+  model->decode_step(state, torch::tensor({1, 1}, torch::kLong));
+  state.reorder(torch::tensor({0, 0, 1, 1}, torch::kLong));
+  model->decode_step(state, tgt.select(1, 1));
+  const void* self_k = state.layers[0].self_k.data_ptr();
+  state.reorder_own(torch::arange(4, torch::kLong), /*same_sources=*/false);
+  EXPECT_EQ(state.layers[0].self_k.data_ptr(), self_k) << "identity: nothing copied";
+  // beams swapped and duplicated within their sentences
+  const auto rows = torch::tensor({1, 0, 2, 2}, torch::kLong);
+  auto reference = state;  // shares the buffers; reorder() gathers into new ones
+  reference.reorder(rows);
+  const void* cross_k = state.layers[0].cross_k.data_ptr();
+  state.reorder_own(rows, /*same_sources=*/true);
+  EXPECT_EQ(state.layers[0].cross_k.data_ptr(), cross_k) << "per-source tensors kept";
+  EXPECT_NE(state.layers[0].self_k.data_ptr(), self_k) << "self-attention cache reordered";
+  for (int64_t t = 2; t < tgt.size(1); ++t) {
+    auto got = model->decode_step(state, tgt.select(1, t));
+    auto want = model->decode_step(reference, tgt.select(1, t));
+    EXPECT_TRUE(torch::equal(got, want)) << "step " << t;
+  }
+}
+
 TEST_P(ModelNorms, ReorderKeepsRowsConsistent) {
   auto model = eval_model(small_options(GetParam()));
   torch::NoGradGuard no_grad;
