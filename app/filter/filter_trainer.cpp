@@ -101,6 +101,17 @@ void check_filter_resumable(const Config& saved, const Config& requested, const 
 
 }  // namespace
 
+std::vector<data::LabelledPair> filter_validation_pairs(const Config& config,
+                                                        std::vector<data::Pair> valid) {
+  data::PairNoiseOptions noise;
+  noise.noise_fraction = config.filter.noise_fraction;
+  noise.seed = noise_seed(config.train.seed, 1);
+  // train.valid_subset: the first N validation pairs, before the noise, so it stays balanced.
+  const auto subset = static_cast<size_t>(config.train.valid_subset);
+  if (subset > 0 && subset < valid.size()) valid.resize(subset);
+  return data::make_noisy_pairs(valid, noise);
+}
+
 int run_filter_training(TrainingJob& job) {
   if (job.env.distributed())
     throw ConfigError("filter training runs in one process (WORLD_SIZE 1)");
@@ -156,11 +167,7 @@ void FilterTrainer::prepare_data() {
   const uint64_t seed = config_.train.seed;
   noise.seed = noise_seed(seed, 0);
   train_ = encode_examples(data::make_noisy_pairs(split.train, noise), options, *vocab_);
-  noise.seed = noise_seed(seed, 1);
-  // train.valid_subset: the first N validation pairs, before the noise, so it stays balanced.
-  const auto subset = static_cast<size_t>(config_.train.valid_subset);
-  if (subset > 0 && subset < split.valid.size()) split.valid.resize(subset);
-  valid_ = encode_examples(data::make_noisy_pairs(split.valid, noise), options, *vocab_);
+  valid_ = encode_examples(filter_validation_pairs(config_, split.valid), options, *vocab_);
   noise.seed = noise_seed(seed, 2);
   if (!split.test.empty()) {
     data::write_labelled_pairs(join_path(dir_, filter_files::kNoisyTest),

@@ -19,6 +19,8 @@
 #include "app/train/train_state.h"
 #include "app/train/trainer.h"
 #include "app/train/training_loop.h"
+#include "data/corpus.h"
+#include "data/pair_noise.h"
 #include "data/tokenizer.h"
 #include "model/pair_classifier.h"
 
@@ -39,6 +41,12 @@ struct FilterFigures {
   double f1_threshold = 0.5;  ///< the threshold with the best F1 on these examples
   double f1_at_threshold = 0.0;
 };
+
+/// The labelled validation examples of a filter trained with `config`: the first
+/// train.valid_subset pairs of `valid` (all of them when 0) and their negatives, made with the
+/// validation split's noise seed (the examples its validations and best.json were judged on).
+std::vector<data::LabelledPair> filter_validation_pairs(const Config& config,
+                                                        std::vector<data::Pair> valid);
 
 /// Trains a filter in `job.dir` as `job.config` says (filter.pretrained set), in one process;
 /// returns the exit code.

@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cstdio>
 #include <fstream>
+#include <functional>
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <numeric>
@@ -14,9 +15,11 @@
 #include "app/common/files.h"
 #include "app/common/overrides.h"
 #include "app/common/runtime.h"
+#include "app/filter/score_combination.h"
 #include "app/model_dir/model_dir.h"
 #include "app/model_dir/weights_file.h"
 #include "app/scoring/classification_metrics.h"
+#include "app/scoring/logistic_regression.h"
 #include "data/pair_noise.h"
 #include "data/text_io.h"
 #include "model/checkpoint.h"
@@ -73,6 +76,15 @@ LoadedFilter load_filter(const std::string& model_dir, const std::string& device
 std::vector<double> score_pairs(model::PairClassifierImpl& model, const data::Vocabularies& vocab,
                                 const std::vector<data::Pair>& pairs, int64_t batch_size,
                                 torch::Device device) {
+  auto scores = classifier_logits(model, vocab, pairs, batch_size, device);
+  for (auto& s : scores) s = sigmoid(s);
+  return scores;
+}
+
+std::vector<double> classifier_logits(model::PairClassifierImpl& model,
+                                      const data::Vocabularies& vocab,
+                                      const std::vector<data::Pair>& pairs, int64_t batch_size,
+                                      torch::Device device) {
   const int64_t max_len = model.options.encoder.max_len;
   std::vector<std::vector<int64_t>> joined;
   joined.reserve(pairs.size());
@@ -91,10 +103,10 @@ std::vector<double> score_pairs(model::PairClassifierImpl& model, const data::Vo
     std::vector<std::vector<int64_t>> rows;
     for (size_t i = begin; i < end; ++i) rows.push_back(std::move(joined[order[i]]));
     auto batch = model::pad_pairs(rows);
-    auto probabilities = torch::sigmoid(model.forward(batch.ids.to(device), batch.keep.to(device)))
-                             .to(torch::kCPU, torch::kDouble)
-                             .contiguous();  // [B]
-    const double* p = probabilities.data_ptr<double>();
+    auto logits = model.forward(batch.ids.to(device), batch.keep.to(device))
+                      .to(torch::kCPU, torch::kDouble)
+                      .contiguous();  // [B]
+    const double* p = logits.data_ptr<double>();
     for (size_t i = begin; i < end; ++i) scores[order[i]] = p[i - begin];
   }
   return scores;
@@ -127,7 +139,10 @@ std::string format_score(double score) {
   return buffer;
 }
 
-int score_lines(LoadedFilter& filter, const FilterArgs& args, int64_t batch_size) {
+/// Scores pairs in input order: the classifier alone, or the score combination.
+using PairScorer = std::function<std::vector<double>(const std::vector<data::Pair>&)>;
+
+int score_lines(const PairScorer& score, const FilterArgs& args) {
   const auto lines = data::read_lines(args.input);
   const std::string input_name = args.input.empty() ? "stdin" : args.input;
   std::vector<data::Pair> pairs;
@@ -142,7 +157,7 @@ int score_lines(LoadedFilter& filter, const FilterArgs& args, int64_t batch_size
     }
   }
   const auto start = std::chrono::steady_clock::now();
-  auto scores = score_pairs(*filter.model, *filter.vocab, pairs, batch_size, filter.device);
+  auto scores = score(pairs);
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   std::vector<double> line_scores(lines.size(), 0.0);
@@ -210,20 +225,37 @@ std::string metrics_table(const std::vector<data::LabelledPair>& items,
   return out;
 }
 
-int evaluate_labelled(LoadedFilter& filter, const FilterArgs& args, int64_t batch_size) {
+/// What scores the pairs, for --evaluate's first line.
+std::string scores_line(const std::optional<CombinedScorer>& combined) {
+  if (!combined) return "scores: the classifier alone\n";
+  std::string features;
+  for (const auto& name : combined->combination.features) {
+    features += (features.empty() ? "" : ", ") + name;
+  }
+  return "scores: the score combination (" + std::string(filter_files::kCombination) + ": " +
+         features + ")\n";
+}
+
+int evaluate_labelled(const PairScorer& score, const LoadedFilter& filter,
+                      const std::optional<CombinedScorer>& combined, const FilterArgs& args) {
   const auto items = data::read_labelled_pairs(args.evaluate);
   std::vector<data::Pair> pairs;
   for (const auto& item : items) pairs.push_back(item.pair);
-  auto scores = score_pairs(*filter.model, *filter.vocab, pairs, batch_size, filter.device);
-  std::string out;
+  auto scores = score(pairs);
+  std::string out = scores_line(combined);
   if (args.threshold) {
-    out = metrics_table(items, scores, *args.threshold, "--threshold");
+    out += metrics_table(items, scores, *args.threshold, "--threshold");
   } else {
-    out = metrics_table(items, scores, filter.config.filter.threshold, "filter.threshold");
-    if (filter.validation_threshold) {
-      out += "\n" + metrics_table(items, scores, *filter.validation_threshold,
-                                  "the best F1 on the validation examples, from best.json");
+    out += metrics_table(items, scores, filter.config.filter.threshold, "filter.threshold");
+    // The validation threshold of what scores: the combination's, else best.json's.
+    std::optional<double> validation = filter.validation_threshold;
+    std::string source = "the best F1 on the validation examples, from best.json";
+    if (combined) {
+      validation = combined->combination.f1_threshold;
+      source =
+          std::string("the best F1 on the validation examples, from ") + filter_files::kCombination;
     }
+    if (validation) out += "\n" + metrics_table(items, scores, *validation, source);
   }
   write_output(args.output, out);
   return kExitOk;
@@ -236,8 +268,18 @@ int run_filter(const FilterArgs& args) {
   set_threads(args.threads);
   const int64_t batch_size =
       args.batch_size > 0 ? args.batch_size : filter.config.filter.batch_size;
-  if (!args.evaluate.empty()) return evaluate_labelled(filter, args, batch_size);
-  return score_lines(filter, args, batch_size);
+  if (args.fit_combination) {
+    write_output(args.output, fit_combination(filter, args, batch_size));
+    return kExitOk;
+  }
+  std::optional<CombinedScorer> combined;
+  if (!args.no_combination) combined = load_combined_scorer(filter, args.model_dir);
+  const PairScorer score = [&](const std::vector<data::Pair>& pairs) {
+    if (combined) return combined_scores(filter, *combined, pairs, batch_size);
+    return score_pairs(*filter.model, *filter.vocab, pairs, batch_size, filter.device);
+  };
+  if (!args.evaluate.empty()) return evaluate_labelled(score, filter, combined, args);
+  return score_lines(score, args);
 }
 
 }  // namespace atento

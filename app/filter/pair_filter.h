@@ -23,6 +23,9 @@ namespace atento {
 namespace filter_files {
 /// In a filter's model directory: the labelled noisy test split.
 inline constexpr const char* kNoisyTest = "test_noisy.tsv";
+/// In a filter's model directory: the score combination (app/filter/score_combination.h),
+/// written by atento-filter --fit-combination.
+inline constexpr const char* kCombination = "combination.json";
 }  // namespace filter_files
 
 /// Command line of atento-filter.
@@ -35,6 +38,9 @@ struct FilterArgs {
   int64_t batch_size = 0;           ///< 0 = the model's filter.batch_size
   int64_t threads = 0;              ///< 0 = all cores
   std::string device;               ///< --device; empty = the model's translate.device (cpu)
+  bool fit_combination = false;     ///< fit combination.json on the validation examples
+  std::string reverse_model;        ///< with fit_combination: a Spanish→English model directory
+  bool no_combination = false;      ///< score with the classifier alone, combination.json or not
 };
 
 /// The longest joined pair a classifier built for `tokenizer` reads: [CLS] + src_len English
@@ -65,8 +71,14 @@ struct LoadedFilter {
 /// a translation model, or no weights.
 LoadedFilter load_filter(const std::string& model_dir, const std::string& device = "");
 
-/// Probability that each pair is a translation, in input order; batches of `batch_size`
-/// pairs of similar length.
+/// The classifier's logit (log-odds that the pair is a translation) of each pair, in input
+/// order; batches of `batch_size` pairs of similar length.
+std::vector<double> classifier_logits(model::PairClassifierImpl& model,
+                                      const data::Vocabularies& vocab,
+                                      const std::vector<data::Pair>& pairs, int64_t batch_size,
+                                      torch::Device device);
+
+/// Probability that each pair is a translation (the sigmoid of its logit), in input order.
 std::vector<double> score_pairs(model::PairClassifierImpl& model, const data::Vocabularies& vocab,
                                 const std::vector<data::Pair>& pairs, int64_t batch_size,
                                 torch::Device device);

@@ -2,6 +2,8 @@
 
 #include <torch/torch.h>
 
+#include <algorithm>
+
 #include "app/common/precision.h"
 #include "model/eval_mode.h"
 
@@ -38,20 +40,41 @@ torch::Tensor to_device(const torch::Tensor& tensor, const torch::Device& device
   return tensor.pin_memory().to(device, /*non_blocking=*/true);
 }
 
-BatchObjective teacher_forced(model::Seq2Seq& model, const data::Batch& batch,
-                              double label_smoothing, const torch::Device& device,
-                              bool count_correct) {
+namespace {
+
+/// The output terms of a batch's real target positions, teacher forced.
+struct RealPositionTerms {
+  torch::Tensor host_rows;  ///< [N] long, on the host: flat index b·T + t of each real position
+  torch::Tensor targets;    ///< [N] the reference ids, on the device
+  model::OutputTerms terms;
+};
+
+RealPositionTerms real_position_terms(model::Seq2Seq& model, const data::Batch& batch,
+                                      const torch::Device& device, bool count_correct) {
   auto src = to_device(batch.src, device);
   auto tgt_in = to_device(batch.tgt_in, device);
   auto tgt_keep = to_device(batch.tgt_keep, device);  // [B,T]: real positions of tgt_in, tgt_out
   auto encoded = model->encode(src, to_device(batch.src_keep, device));
   auto hidden = model->decode_hidden(encoded, tgt_in, tgt_keep);  // [B,T,D]
   // The real positions are found on the host (nonzero on the device would wait for it).
-  auto host_rows = batch.tgt_keep.reshape({-1}).nonzero().squeeze(1);       // [B*T] → [N]
-  auto rows = to_device(host_rows, device);                                 // [N]
+  RealPositionTerms out;
+  out.host_rows = batch.tgt_keep.reshape({-1}).nonzero().squeeze(1);        // [B*T] → [N]
+  auto rows = to_device(out.host_rows, device);                             // [N]
   auto real = hidden.reshape({-1, hidden.size(-1)}).index_select(0, rows);  // [N,D]
-  auto targets = to_device(batch.tgt_out, device).reshape({-1}).index_select(0, rows);  // [N]
-  auto terms = model->output_terms(real, targets, count_correct);
+  out.targets = to_device(batch.tgt_out, device).reshape({-1}).index_select(0, rows);  // [N]
+  out.terms = model->output_terms(real, out.targets, count_correct);
+  return out;
+}
+
+}  // namespace
+
+BatchObjective teacher_forced(model::Seq2Seq& model, const data::Batch& batch,
+                              double label_smoothing, const torch::Device& device,
+                              bool count_correct) {
+  auto positions = real_position_terms(model, batch, device, count_correct);
+  const auto& terms = positions.terms;
+  const auto& targets = positions.targets;
+  const auto& host_rows = positions.host_rows;
 
   // Label smoothing (Szegedy et al. 2016) as torch's cross_entropy: ε spread uniformly over
   // the vocabulary (over the head and the target's tail with the adaptive softmax).
@@ -84,6 +107,34 @@ TeacherForcedTotals evaluate_teacher_forced(model::Seq2Seq& model,
     totals.add(teacher_forced(model, data::collate(examples, indices), 0.0, device));
   }
   return totals.read();
+}
+
+std::vector<double> cross_entropy_per_example(model::Seq2Seq& model,
+                                              const std::vector<data::Example>& examples,
+                                              int64_t batch_size, const torch::Device& device) {
+  model::EvalModeGuard eval_mode(*model);
+  data::BatchOptions options;
+  options.batch_size = std::max<int64_t>(1, batch_size);
+  std::vector<double> entropy(examples.size(), 0.0);
+  for (const auto& indices : data::make_batches(examples, options, 0, 0, /*shuffle=*/true)) {
+    const auto batch = data::collate(examples, indices);
+    auto positions = real_position_terms(model, batch, device, /*count_correct=*/false);
+    // Each position's −log p added to its row: b = (b·T + t) / T.
+    const int64_t length = batch.tgt_keep.size(1);
+    auto example_rows = to_device(positions.host_rows.div(length, "floor"), device);
+    auto sums =
+        torch::zeros({batch.tgt_keep.size(0)}, positions.terms.nll.options().dtype(torch::kDouble))
+            .index_add_(0, example_rows, positions.terms.nll.to(torch::kDouble))
+            .to(torch::kCPU)
+            .contiguous();
+    auto counts = batch.tgt_keep.sum(1).to(torch::kDouble).contiguous();  // [B], at least 1
+    const double* sum = sums.data_ptr<double>();
+    const double* count = counts.data_ptr<double>();
+    for (size_t k = 0; k < indices.size(); ++k) {
+      entropy[static_cast<size_t>(indices[k])] = sum[k] / std::max(1.0, count[k]);
+    }
+  }
+  return entropy;
 }
 
 std::vector<data::Example> encode_pairs(const data::Vocabularies& vocab,

@@ -71,6 +71,14 @@ TeacherForcedTotals evaluate_teacher_forced(model::Seq2Seq& model,
                                             int64_t batch_tokens, const torch::Device& device,
                                             Precision precision = Precision::kFp32);
 
+/// Each example's teacher-forced cross-entropy per target token (nats, no smoothing, [end]
+/// included: −log p(target | source) / its length), in input order; eval mode, no gradients,
+/// fp32, batches of `batch_size` examples of similar length. The forced-decoding score of
+/// corpus filtering (Junczys-Dowmunt 2018).
+std::vector<double> cross_entropy_per_example(model::Seq2Seq& model,
+                                              const std::vector<data::Example>& examples,
+                                              int64_t batch_size, const torch::Device& device);
+
 /// Tokenizes pairs into examples (source cut to src_len, target [bos] … [eos] cut to tgt_len).
 std::vector<data::Example> encode_pairs(const data::Vocabularies& vocab,
                                         const std::vector<data::Pair>& pairs);

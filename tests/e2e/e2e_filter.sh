@@ -164,6 +164,95 @@ expect_exit 2 "a threshold that is not a number is refused" -- scripts/noisy_cor
   --filter "$out" --split "$out" --threshold "0.5 high" --out "$exp" --build "$BUILD"
 expect_stderr "'high' is not a number in \[0, 1\]" "names the bad threshold"
 
+# --- the score combination: the classifier's logit beside the translation model's -----------
+# cross-entropy per token (and a reverse model's), fitted on the validation examples
+combo=$WORK/combo
+cp -r "$out" "$combo"
+"$FILTER" --model "$combo" --evaluate "$out/test_noisy.tsv" >"$WORK/before.txt" 2>/dev/null
+[ "$(head -1 "$WORK/before.txt")" = "scores: the classifier alone" ] \
+  && pass "without combination.json the classifier scores alone" || fail "scores line: $(head -1 "$WORK/before.txt")"
+expect_exit 0 "fits the score combination" -- "$FILTER" --model "$combo" --fit-combination \
+  --threads 2
+[ -s "$combo/combination.json" ] && pass "writes combination.json" || fail "no combination.json"
+cp "$WORK/stdout" "$WORK/fit.txt"
+for row in classifier_logit forward_ce "classifier alone" combination; do
+  grep -q "^$row " "$WORK/fit.txt" && pass "the fit reports $row" || fail "the fit lacks $row"
+done
+valid_pairs=$(wc -l <"$combo/valid.tsv")
+python3 - "$combo/combination.json" "$valid_pairs" <<'PY' && pass "combination.json: two features, finite weights, fitted on the validation pairs and their negatives" || fail "combination.json is not as expected"
+import json, math, sys
+c = json.load(open(sys.argv[1]))
+assert c["features"] == ["classifier_logit", "forward_ce"], c["features"]
+assert all(math.isfinite(w) for w in c["weights"] + [c["bias"]])
+assert c["validation"]["examples"] > int(sys.argv[2]), c["validation"]
+assert 0 <= c["f1_threshold"] <= 1
+PY
+expect_exit 0 "evaluates with the combination" -- "$FILTER" --model "$combo" \
+  --evaluate "$out/test_noisy.tsv" --threads 2
+[ "$(head -1 "$WORK/stdout")" = "scores: the score combination (combination.json: classifier_logit, forward_ce)" ] \
+  && pass "--evaluate says the combination scores" || fail "scores line: $(head -1 "$WORK/stdout")"
+for row in all misaligned neighbour truncated deletion untranslated swapped; do
+  grep -q "^$row " "$WORK/stdout" && pass "combination: evaluation reports $row" || fail "combination: no $row row"
+done
+grep -q "^threshold [0-9.]* (the best F1 on the validation examples, from combination.json)" "$WORK/stdout" \
+  && pass "second table at combination.json's threshold" || fail "no table at the combination's threshold"
+cmp -s "$WORK/stdout" "$WORK/before.txt" && fail "the combination left every figure unchanged" \
+  || pass "the combination changes the scores"
+expect_exit 0 "--no-combination evaluates with the classifier alone" -- "$FILTER" --model "$combo" \
+  --evaluate "$out/test_noisy.tsv" --no-combination
+cmp -s "$WORK/stdout" "$WORK/before.txt" && pass "--no-combination gives the figures from before the fit" \
+  || fail "--no-combination differs from the classifier alone"
+expect_exit 0 "scores a file with the combination" -- "$FILTER" --model "$combo" \
+  --input "$WORK/pairs.tsv"
+[ "$(wc -l <"$WORK/stdout")" = 20 ] && awk -F'\t' 'NF!=3 || $1<0 || $1>1 {bad=1} END {exit bad}' "$WORK/stdout" \
+  && pass "combination: 20 lines, scores in [0,1]" || fail "combination: bad scoring output"
+expect_stderr "pairs/s" "combination: reports pairs/s"
+long=$(python3 -c "print(' '.join(['word'] * 400))")
+printf '%s\t%s\nHello.\tHola.\n' "$long" "$long" >"$WORK/long.tsv"
+expect_exit 0 "pairs longer than the models' lengths are cut, not refused" -- "$FILTER" \
+  --model "$combo" --input "$WORK/long.tsv"
+[ "$(wc -l <"$WORK/stdout")" = 2 ] && pass "long pair: two lines out" || fail "long pair: line count"
+# a reverse (Spanish→English) model: the dual conditional cross-entropy
+awk -F'\t' '{print $2 "\t" $1}' "$pre/train.tsv" "$pre/valid.tsv" >"$WORK/swapped.tsv"
+rev=$WORK/reverse
+expect_exit 0 "trains a tiny Spanish-to-English model" -- "$TRAIN" --config configs/sample.json \
+  --out "$rev" --set data.corpus="$WORK/swapped.tsv" --set train.max_steps=20 \
+  --set train.eval_every_steps=0 "${SAMPLE_SETTINGS[@]}"
+expect_exit 0 "fits the dual combination with --reverse-model" -- "$FILTER" --model "$combo" \
+  --fit-combination --reverse-model "$rev"
+grep -q "^reverse_ce " "$WORK/stdout" && grep -q "^ce_difference " "$WORK/stdout" \
+  && pass "the dual fit reports reverse_ce and ce_difference" || fail "the dual fit lacks its features"
+expect_exit 0 "evaluates with the dual combination" -- "$FILTER" --model "$combo" \
+  --evaluate "$out/test_noisy.tsv"
+grep -q "^scores: the score combination (combination.json: classifier_logit, forward_ce, reverse_ce, ce_difference)" \
+  "$WORK/stdout" && pass "--evaluate names the four features" || fail "dual: $(head -1 "$WORK/stdout")"
+# bad combinations: a missing translation model, a malformed file
+orphan=$WORK/orphan
+cp -r "$combo" "$orphan"
+python3 - "$orphan/config.json" "$WORK/nowhere" <<'PY'
+import json, sys
+c = json.load(open(sys.argv[1])); c["filter"]["pretrained"] = sys.argv[2]
+json.dump(c, open(sys.argv[1], "w"))
+PY
+expect_exit 1 "a combination whose translation model is gone is an error" -- "$FILTER" \
+  --model "$orphan" --input "$WORK/pairs.tsv"
+expect_stderr "filter.pretrained '$WORK/nowhere'" "names the setting and the missing path"
+expect_exit 0 "--no-combination still scores it" -- "$FILTER" --model "$orphan" \
+  --input "$WORK/pairs.tsv" --no-combination
+expect_exit 1 "--fit-combination without the translation model is an error" -- "$FILTER" \
+  --model "$orphan" --fit-combination
+expect_stderr "$WORK/nowhere" "names the missing path"
+echo '{"features": ["classifier_logit"]}' >"$combo/combination.json"
+expect_exit 1 "a malformed combination.json is an error" -- "$FILTER" --model "$combo" \
+  --input "$WORK/pairs.tsv"
+expect_stderr "combination.json: features" "names the file and the field"
+expect_exit 2 "--reverse-model needs --fit-combination" -- "$FILTER" --model "$combo" \
+  --input "$WORK/pairs.tsv" --reverse-model "$rev"
+expect_exit 2 "--no-combination and --fit-combination exclude each other" -- "$FILTER" \
+  --model "$combo" --fit-combination --no-combination
+expect_exit 2 "--fit-combination does not evaluate" -- "$FILTER" --model "$combo" \
+  --fit-combination --evaluate "$out/test_noisy.tsv"
+
 # --- bad usage ----------------------------------------------------------------------------
 expect_exit 2 "a threshold above 1 is a usage error" -- "$FILTER" --model "$out" --threshold 2
 expect_exit 2 "a missing input is a usage error" -- "$FILTER" --model "$out" \
