@@ -12,8 +12,9 @@
 #   --split DIR: a directory holding train.tsv, valid.tsv and test.tsv (a translation model
 #   directory has them: the split it was trained on; the filter should be trained on the same
 #   training split, never on the validation or test parts).
-#   --threshold: one or more thresholds; "validation" is the filter's best.json f1_threshold
-#   (the threshold with the best F1 on its validation examples).
+#   --threshold: one or more thresholds; "validation" is the threshold with the best F1 on the
+#   filter's validation examples: combination.json's f1_threshold where atento-filter
+#   --fit-combination wrote one (atento-filter then scores with the combination), else best.json's.
 # Defaults: configs/fast.json, 2400 steps (its 15-minute budget on a 2-core AVX2 machine, fixed
 # so that load on the machine cannot change it), 30% noise, threshold 0.5, 2 threads,
 # runs/noisy, build.
@@ -45,9 +46,11 @@ done
 thresholds=()
 for t in $threshold; do
   if [ "$t" = validation ]; then
+    src=$filter/best.json
+    [ -f "$filter/combination.json" ] && src=$filter/combination.json
     t=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['f1_threshold'])" \
-          "$filter/best.json" 2>/dev/null) \
-      || { echo "error: $filter/best.json has no f1_threshold (--threshold validation)" >&2; exit 2; }
+          "$src" 2>/dev/null) \
+      || { echo "error: $src has no f1_threshold (--threshold validation)" >&2; exit 2; }
   fi
   python3 -c "import sys; t=float(sys.argv[1]); sys.exit(not 0 <= t <= 1)" "$t" 2>/dev/null \
     || { echo "error: --threshold '$t' is not a number in [0, 1]" >&2; exit 2; }
