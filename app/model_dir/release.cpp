@@ -9,6 +9,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "app/common/files.h"
 #include "app/model_dir/checksums.h"
 #include "app/model_dir/model_dir.h"
 #include "app/model_dir/safetensors.h"
