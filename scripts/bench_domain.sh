@@ -6,6 +6,9 @@
 #   ADAPT_STEPS=N    optimiser steps of each in-domain run, the same for all three (default 400)
 #   TRAIN_FLAGS="..." extra atento-train flags for every run (e.g. "--threads 2")
 #   EVAL_FLAGS="..."  extra atento-eval flags (e.g. "--beam 1")
+#   FINETUNE_LR=X    peak learning rate of the two fine-tuning runs (default: base.json's, 1e-3);
+#                    they are then named finetuned-lrX and replay-lrX, and the from-scratch run
+#                    keeps base.json's rate (the best one for training from nothing)
 # The domain: food and drink, every pair whose English side names a food, a drink, a meal or
 # eating (a keyword list below; ~4% of spa-eng), grouped by English sentence so that no source
 # is in two sets: 1,000 sources are the in-domain test set, the rest adapt. The general model
@@ -21,6 +24,11 @@ corpus=${1:?usage: scripts/bench_domain.sh CORPUS [OUT]}
 out=${2:-runs/domain}
 general_steps=${GENERAL_STEPS:-3000}
 adapt_steps=${ADAPT_STEPS:-400}
+finetune_lr=${FINETUNE_LR:-}
+tuned=finetuned${finetune_lr:+-lr$finetune_lr}
+replayed=replay${finetune_lr:+-lr$finetune_lr}
+lr_flags=()
+[ -z "$finetune_lr" ] || lr_flags=(--set train.lr="$finetune_lr")
 read -r -a flags <<<"${TRAIN_FLAGS:-}"
 read -r -a eval_flags <<<"${EVAL_FLAGS:-}"
 [ -f "$corpus" ] || { echo "error: no corpus $corpus" >&2; exit 2; }
@@ -82,8 +90,8 @@ adapt=(--set data.train_file="$out/domain_train.tsv" --set data.valid_file="$out
        --set data.test_file="$out/domain_test.tsv" --set train.max_steps="$adapt_steps"
        --set train.warmup_steps=$((adapt_steps / 10)) --set train.eval_every_steps=$((adapt_steps / 4))
        --set train.max_epochs=0 --set train.patience=0)
-train finetuned --init-from "$out/general" "${adapt[@]}"
-train replay --init-from "$out/general" "${adapt[@]}" \
+train "$tuned" --init-from "$out/general" "${adapt[@]}" "${lr_flags[@]}"
+train "$replayed" --init-from "$out/general" "${adapt[@]}" "${lr_flags[@]}" \
   --set data.replay_corpus="$out/general/train.tsv" --set data.replay_fraction=0.5
 # From scratch: its own tokenizer, sized for a few thousand pairs.
 train scratch "${adapt[@]}" --set tokenizer.vocab_size=2000
@@ -93,7 +101,7 @@ score() {  # score MODEL PAIRS -> "BLEU chrF"
 }
 {
   printf 'model\tin-domain BLEU\tin-domain chrF\tgeneral BLEU\tgeneral chrF\n'
-  for name in general finetuned replay scratch; do
+  for name in general "$tuned" "$replayed" scratch; do
     read -r db dc <<<"$(score "$out/$name" "$out/domain_test.tsv")"
     read -r gb gc <<<"$(score "$out/$name" "$out/general_test.tsv")"
     printf '%s\t%s\t%s\t%s\t%s\n' "$name" "$db" "$dc" "$gb" "$gc"
