@@ -32,3 +32,15 @@ function(atento_program name)
   add_executable(atento-${name} ${PROJECT_SOURCE_DIR}/app/cli/${name}_main.cpp)
   target_link_libraries(atento-${name} PRIVATE atento_cli ${ARGN})
 endfunction()
+
+# atento_use_jemalloc(NAME...): jemalloc as the malloc of atento-NAME, where ATENTO_JEMALLOC is
+# on. Nothing calls jemalloc by name, so the linker's --as-needed would drop it: it is linked as
+# needed regardless.
+function(atento_use_jemalloc)
+  if(ATENTO_JEMALLOC)
+    foreach(name ${ARGN})
+      target_link_libraries(atento-${name} PRIVATE
+        "-Wl,--push-state,--no-as-needed" ${JEMALLOC_LINK_LIBRARIES} "-Wl,--pop-state")
+    endforeach()
+  endif()
+endfunction()

@@ -99,7 +99,7 @@ export PKG_CONFIG_PATH="${DEPS:+$DEPS/lib/pkgconfig:}${PKG_CONFIG_PATH:-}"
 export LD_LIBRARY_PATH="${DEPS:+$DEPS/lib:}${LIBTORCH:+$LIBTORCH/lib:}${LD_LIBRARY_PATH:-}"
 note "configure and build into $BUILD"
 # Without the sanitizer copies of the code (CI runs those on CPU; the device's time is short).
-if run configure -- cmake -S . -B "$BUILD" -DCMAKE_BUILD_TYPE=Release -DATENTO_SERVER=OFF \
+if run configure -- cmake -S . -B "$BUILD" -DCMAKE_BUILD_TYPE=Release -DATENTO_SERVER=OFF -DATENTO_JEMALLOC=OFF \
      -DATENTO_SANITIZE_TESTS=OFF "-DCMAKE_PREFIX_PATH=$prefix" -DATENTO_SPM_ISOLATION=AUTO \
    && run build -- cmake --build "$BUILD" -j "$(nproc)"; then
   ok "configure and build"

@@ -9,15 +9,16 @@ cd "$(dirname "$0")/.."
 # Scripts the README shows: gnuplot + python3 (plot_log.sh, attention_map.sh), unzip + curl
 # (get_data.sh); atento-serve: cpp-httplib; data-parallel training: Gloo (c10d's CPU backend);
 # sentence segmentation: ICU; HTML documents: libxml2; language identification (atento-serve
-# /detect): CLD2; release checksums: OpenSSL's libcrypto; the release test reads safetensors with NumPy; the browser
-# tests of atento-serve's page (e2e_page.sh, e2e_page_cors.sh): chromium, driven headless by
+# /detect): CLD2; release checksums: OpenSSL's libcrypto; atento-translate's and atento-serve's
+# allocator: jemalloc; the release test reads safetensors with NumPy; the browser tests of
+# atento-serve's page (e2e_page.sh, e2e_page_cors.sh): chromium, driven headless by
 # puppeteer-core (npm, installed at test time).
 # The sanitizer runtimes of g++ (ctest's atento_tests_asan/_tsan, fuzz_replay_*) come with g++;
 # they are listed so that a trimmed toolchain is caught here. scripts/fuzz.sh adds clang-14.
 packages=(libtorch-dev libsentencepiece-dev sentencepiece libcli11-dev nlohmann-json3-dev
           libopenblas0-openmp libgtest-dev cmake g++ make pkg-config libasan8 libubsan1 libtsan2
           gnuplot-nox python3 unzip curl ca-certificates libcpp-httplib-dev libgloo-dev libicu-dev
-          libssl-dev python3-numpy libcld2-dev chromium libxml2-dev)
+          libssl-dev python3-numpy libcld2-dev chromium libxml2-dev libjemalloc-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
