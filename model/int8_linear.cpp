@@ -53,7 +53,27 @@ int64_t padded_rows(int64_t rows) {
   return (rows + step - 1) / step * step;
 }
 
-bool int8_supported() { return vnni_gemm_supported() || engine_ready(); }
+bool int8_supported() { return auto_int8_kernel() != Int8Kernel::kQuantizedEngine || engine_ready(); }
+
+Int8Kernel auto_int8_kernel() {
+  if (int8_isa_supported(Int8Isa::kAvx512Vnni)) return Int8Kernel::kVnni;
+  if (int8_isa_supported(Int8Isa::kAvx2)) return Int8Kernel::kAvx2;
+  return Int8Kernel::kQuantizedEngine;
+}
+
+const char* int8_kernel_name(Int8Kernel kernel) {
+  switch (kernel) {
+    case Int8Kernel::kVnni:
+      return "vnni";
+    case Int8Kernel::kAvx2:
+      return "avx2";
+    case Int8Kernel::kQuantizedEngine:
+      return "quantized engine";
+    case Int8Kernel::kAuto:
+      break;
+  }
+  return "auto";
+}
 
 Int8Weight::Int8Weight(const torch::Tensor& weight, Int8Kernel kernel) {
   TORCH_CHECK(
@@ -63,17 +83,17 @@ Int8Weight::Int8Weight(const torch::Tensor& weight, Int8Kernel kernel) {
   auto w = weight.detach().contiguous();  // [V,D]
   out_ = w.size(0);
   in_ = w.size(1);
-  if (kernel == Int8Kernel::kAuto) {
-    kernel = vnni_gemm_supported() ? Int8Kernel::kVnni : Int8Kernel::kQuantizedEngine;
-  }
+  if (kernel == Int8Kernel::kAuto) kernel = auto_int8_kernel();
   kernel_ = kernel;
-  if (kernel == Int8Kernel::kVnni) {
-    TORCH_CHECK(vnni_gemm_supported(), "int8 decoding with Atento's kernel needs AVX512-VNNI");
-    vnni_ = pack_vnni_weight(w);
+  if (kernel != Int8Kernel::kQuantizedEngine) {
+    const bool vnni = kernel == Int8Kernel::kVnni;
+    TORCH_CHECK(int8_isa_supported(vnni ? Int8Isa::kAvx512Vnni : Int8Isa::kAvx2),
+                "int8 decoding with Atento's kernel needs ", vnni ? "AVX512-VNNI" : "AVX2");
+    own_ = pack_int8_weight(w);
     return;
   }
   TORCH_CHECK(engine_ready(),
-              "int8 decoding needs a CPU with AVX512-VNNI or LibTorch's oneDNN or fbgemm "
+              "int8 decoding needs an x86 CPU with AVX2 or LibTorch's oneDNN or fbgemm "
               "quantized engine, which this LibTorch lacks");
   // Symmetric per output channel: zero point 0 (what oneDNN requires), scale max|w_v| / 127.
   auto scales = (w.abs().amax(1).clamp_min(1e-12) / 127.0).to(torch::kDouble);  // [V]
@@ -91,8 +111,9 @@ torch::Tensor int8_linear(const torch::Tensor& x, const Int8Weight& weight,
   const int64_t n = rows.size(0);
   auto sizes = x.sizes().vec();
   sizes.back() = weight.out_features();
-  if (weight.kernel() == Int8Kernel::kVnni) {
-    return vnni_linear(rows.contiguous(), weight.vnni(), bias).reshape(sizes);
+  if (weight.kernel() != Int8Kernel::kQuantizedEngine) {
+    const auto isa = weight.kernel() == Int8Kernel::kVnni ? Int8Isa::kAvx512Vnni : Int8Isa::kAvx2;
+    return packed_int8_linear(rows.contiguous(), weight.own(), bias, isa).reshape(sizes);
   }
   // Each row over its largest magnitude, then a row holding +1 and -1 (two when D = 1): the
   // range apply_dynamic quantises with is always [-1, 1], whatever the other rows. The rest of
@@ -106,7 +127,11 @@ torch::Tensor int8_linear(const torch::Tensor& x, const Int8Weight& weight,
   auto range = input.narrow(0, n, extra).view({-1});
   range[0].fill_(1.0);
   range[1].fill_(-1.0);
-  auto product = weight.packed().apply_dynamic(input, /*reduce_range=*/false).narrow(0, 0, n);
+  // 7-bit input: without VNNI, oneDNN multiplies unsigned input by signed weight bytes with
+  // vpmaddubsw, whose 16-bit pair sums saturate at full range (measured on an AVX2 CPU: rows off
+  // by half their magnitude); Atento's kernel serves every x86 CPU with AVX2 or VNNI, so this is
+  // the path of the other CPUs only.
+  auto product = weight.packed().apply_dynamic(input, /*reduce_range=*/true).narrow(0, 0, n);
   // [N,V] · the row scales (+ bias [V])
   auto out =
       bias.defined() ? torch::addcmul(bias.to(torch::kFloat), product, scale) : product.mul_(scale);

@@ -13,9 +13,10 @@
 // gets its own scale (max|x_n| / 127.5): each row's product is then the same alone or in any
 // batch (the int32 accumulation is exact), and a row of small values keeps its precision beside
 // large ones.
-// Where the CPU has AVX512-VNNI, the product is Atento's own kernel instead (model/int8_gemm.h:
-// the same arithmetic, one scale per output channel and one per row, without oneDNN's per-shape
-// kernel builds and per-call fixed cost, which made int8 decoding slower than fp32).
+// On x86 CPUs with AVX512-VNNI or AVX2 the product is Atento's own kernel instead
+// (model/int8_gemm.h: the same arithmetic, one scale per output channel and one per row, without
+// oneDNN's per-shape kernel builds and per-call fixed cost, which made int8 decoding slower than
+// fp32).
 // Shape legend: N rows, D input width, V output width.
 
 #include <c10/util/intrusive_ptr.h>
@@ -27,14 +28,21 @@ struct LinearPackedParamsBase;  // ATen/native/quantized/PackedParams.h
 
 namespace atento::model {
 
-/// True when int8_linear() can run here: the CPU has AVX512-VNNI (vnni_gemm_supported()), or
+/// True when int8_linear() can run here: the CPU runs Atento's kernel (AVX512-VNNI or AVX2), or
 /// this LibTorch has a quantized CPU engine with int8 matrix products (oneDNN, else fbgemm;
 /// QNNPACK alone does not count).
 bool int8_supported();
 
-/// Which kernel an Int8Weight multiplies with: kAuto is Atento's VNNI kernel where the CPU has
-/// it, else LibTorch's quantized engine (kQuantizedEngine).
-enum class Int8Kernel { kAuto, kVnni, kQuantizedEngine };
+/// Which kernel an Int8Weight multiplies with: kAuto is the first of Atento's kernel in
+/// AVX512-VNNI (kVnni), in AVX2 (kAvx2), and LibTorch's quantized engine (kQuantizedEngine) that
+/// runs here.
+enum class Int8Kernel { kAuto, kVnni, kAvx2, kQuantizedEngine };
+
+/// The kernel kAuto resolves to on this CPU.
+Int8Kernel auto_int8_kernel();
+
+/// The kernel's name: "vnni", "avx2", "quantized engine" (or "auto").
+const char* int8_kernel_name(Int8Kernel kernel);
 
 /// A weight [V,D] quantised to int8 per output channel and prepacked for the quantized engine.
 /// Immutable once built: several threads may multiply by it at once.
@@ -49,16 +57,16 @@ class Int8Weight {
 
   int64_t in_features() const { return in_; }
   int64_t out_features() const { return out_; }
-  /// kVnni or kQuantizedEngine: the kernel int8_linear() multiplies with.
+  /// kVnni, kAvx2 or kQuantizedEngine: the kernel int8_linear() multiplies with.
   Int8Kernel kernel() const { return kernel_; }
   /// The weight packed for the quantized engine (kernel() == kQuantizedEngine).
   LinearPackedParamsBase& packed() const { return *packed_; }
-  /// The weight laid out for vnni_linear() (kernel() == kVnni).
-  const VnniWeight& vnni() const { return vnni_; }
+  /// The weight laid out for Atento's kernel (kVnni, kAvx2).
+  const PackedInt8Weight& own() const { return own_; }
 
  private:
   c10::intrusive_ptr<LinearPackedParamsBase> packed_;
-  VnniWeight vnni_;
+  PackedInt8Weight own_;
   Int8Kernel kernel_ = Int8Kernel::kQuantizedEngine;
   int64_t in_ = 0, out_ = 0;
 };

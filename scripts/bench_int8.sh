@@ -18,7 +18,8 @@ rounds=${4:-2}
 shift $(($# < 4 ? $# : 4))
 precisions=("$@")
 [ ${#precisions[@]} -gt 0 ] || precisions=(fp32 int8 bf16)
-[ -f "$model/model.pt" ] || { echo "error: $model has no trained model" >&2; exit 2; }
+[ -f "$model/model.safetensors" ] || [ -f "$model/model.pt" ] ||  # model.pt: older directories
+  { echo "error: $model has no trained model" >&2; exit 2; }
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 head -n "$n" "$model/test.tsv" >"$out/pairs.tsv"

@@ -19,7 +19,7 @@ bool cpu_has_native_bf16() {
 #endif
 }
 
-bool cpu_has_int8_dot() { return model::vnni_gemm_supported(); }
+bool cpu_has_int8_dot() { return model::auto_int8_kernel() != model::Int8Kernel::kQuantizedEngine; }
 
 Precision resolve_precision(Precision precision, const torch::Device& device) {
   if (precision != Precision::kAuto) return precision;
@@ -31,8 +31,8 @@ Precision auto_decoding_precision(bool native_bf16, bool int8_dot, bool int8_eng
   return int8_dot && int8_engine ? Precision::kInt8 : Precision::kFp32;
 }
 
-// Whether auto may pick int8 at all: yes since Atento's VNNI kernel (model/int8_gemm.h) made
-// int8 decoding faster than fp32 end to end (docs/results.md#int8-decoding).
+// Whether auto may pick int8 at all: yes since Atento's kernel (model/int8_gemm.h) made int8
+// decoding faster than fp32 end to end, in AVX512-VNNI and in AVX2 (docs/results.md#int8-decoding).
 constexpr bool kAutoMayPickInt8 = true;
 
 Precision resolve_decoding_precision(Precision precision, const torch::Device& device) {

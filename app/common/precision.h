@@ -8,9 +8,9 @@
 // emulated, and on GPUs the small models measured slower in bf16.
 // Decoding has a third choice, int8 (model/int8_linear.h: int8 weights per output channel,
 // input rows quantised at run time), which training refuses. The decoding rule for `auto`
-// (auto_decoding_precision): bf16 where the CPU has native bfloat16, else int8 where it has
-// AVX512-VNNI (Atento's int8 kernel, model/int8_gemm.h: 1.8× fp32 greedy, 1.4× beam 4 on
-// 300 sentences, docs/results.md#int8-decoding), else fp32.
+// (auto_decoding_precision): bf16 where the CPU has native bfloat16, else int8 where Atento's
+// int8 kernel runs (model/int8_gemm.h; AVX512-VNNI: 1.8× fp32 greedy, 1.4× beam 4; AVX2: 1.16×
+// greedy, 1.55× beam 4 in CPU seconds, docs/results.md#int8-decoding), else fp32.
 
 #include <torch/types.h>
 
@@ -22,8 +22,8 @@ namespace atento {
 /// True when this CPU has native bfloat16 dot products (AVX512-BF16).
 bool cpu_has_native_bf16();
 
-/// True when this CPU has the int8 dot products Atento's int8 kernel uses (AVX512-VNNI; the
-/// 256-bit AVX-VNNI does not count: there int8 falls back to oneDNN, slower than fp32).
+/// True when this CPU runs Atento's int8 kernel (AVX512-VNNI or AVX2); elsewhere int8 falls
+/// back to oneDNN, slower than fp32.
 bool cpu_has_int8_dot();
 
 /// `precision` with auto resolved for training on `device`: bf16 on a CPU with native

@@ -132,7 +132,7 @@ TrainedModel load_trained_model(const std::string& model_dir,
   // Checked here, not with the rest of the configuration: it asks the LibTorch in use.
   if (loaded.config.translate.precision == Precision::kInt8 && !model::int8_supported()) {
     throw ConfigError(
-        "configuration: translate.precision: int8 needs a CPU with AVX512-VNNI or LibTorch's "
+        "configuration: translate.precision: int8 needs an x86 CPU with AVX2 or LibTorch's "
         "oneDNN or fbgemm quantized engine, which this machine lacks");
   }
   // Read before building the model: the model then adopts the read tensors (one copy).

@@ -38,19 +38,21 @@ TEST(AppPrecision, AutoIsBf16OnlyOnACpuWithNativeBf16) {
   EXPECT_STREQ(precision_name(Precision::kInt8), "int8");
 }
 
-TEST(AppPrecision, AutoDecodesInBf16ElseInt8WithVnniElseFp32) {
+TEST(AppPrecision, AutoDecodesInBf16ElseInt8WithAtentosKernelElseFp32) {
   EXPECT_EQ(auto_decoding_precision(true, true, true), Precision::kBf16);
   EXPECT_EQ(auto_decoding_precision(true, false, false), Precision::kBf16);
   EXPECT_EQ(auto_decoding_precision(false, true, true), Precision::kInt8);
   EXPECT_EQ(auto_decoding_precision(false, true, false), Precision::kFp32) << "no engine";
-  EXPECT_EQ(auto_decoding_precision(false, false, true), Precision::kFp32) << "no VNNI";
+  EXPECT_EQ(auto_decoding_precision(false, false, true), Precision::kFp32)
+      << "no kernel of Atento's";
   const torch::Device cuda(torch::kCUDA);
   EXPECT_EQ(resolve_decoding_precision(Precision::kAuto, cuda), Precision::kFp32);
   EXPECT_EQ(resolve_decoding_precision(Precision::kInt8, kCpu), Precision::kInt8);
   EXPECT_EQ(resolve_decoding_precision(Precision::kFp32, kCpu), Precision::kFp32);
   EXPECT_EQ(resolve_decoding_precision(Precision::kAuto, kCpu),
-            cpu_has_native_bf16() ? Precision::kBf16 : Precision::kFp32)
-      << "int8 is not measured faster yet: auto does not pick it";
+            auto_decoding_precision(cpu_has_native_bf16(), cpu_has_int8_dot(),
+                                    model::int8_supported()))
+      << "auto decodes as this CPU's flags say";
   EXPECT_NE(resolve_precision(Precision::kAuto, kCpu), Precision::kInt8)
       << "training's auto never picks int8";
 }

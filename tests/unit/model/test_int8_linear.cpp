@@ -1,6 +1,7 @@
 // int8 dense layers (model/int8_linear.h): the product with int8 weights and per-row quantised
-// input stays close to fp32 with either kernel (Atento's VNNI kernel, LibTorch's quantized
-// engine), the VNNI kernel computes exactly its documented arithmetic at any shape, a row's
+// input stays close to fp32 with every kernel (Atento's in AVX512-VNNI and in AVX2, LibTorch's
+// quantized engine), Atento's computes exactly its documented arithmetic at any shape (the AVX2
+// one without saturating at the extremes), a row's
 // result is the same alone or in any batch and with any number of threads, and project()
 // multiplies by the cached int8 weight only while this thread decodes in int8 without
 // gradients, following the weight when it changes.
@@ -32,11 +33,17 @@ double worst_row_error(const torch::Tensor& got, const torch::Tensor& want) {
   return ((got - want).abs().amax(-1) / scale).max().item<double>();
 }
 
-// The kernels that run here: Atento's where the CPU has AVX512-VNNI, LibTorch's where it has a
-// quantized engine.
-std::vector<Int8Kernel> kernels() {
+// Atento's kernels that run here.
+std::vector<Int8Kernel> own_kernels() {
   std::vector<Int8Kernel> found;
-  if (vnni_gemm_supported()) found.push_back(Int8Kernel::kVnni);
+  if (int8_isa_supported(Int8Isa::kAvx512Vnni)) found.push_back(Int8Kernel::kVnni);
+  if (int8_isa_supported(Int8Isa::kAvx2)) found.push_back(Int8Kernel::kAvx2);
+  return found;
+}
+
+// Every kernel that runs here: Atento's, and LibTorch's where it has a quantized engine.
+std::vector<Int8Kernel> kernels() {
+  std::vector<Int8Kernel> found = own_kernels();
   try {
     Int8Weight probe(torch::ones({1, 1}), Int8Kernel::kQuantizedEngine);
     found.push_back(Int8Kernel::kQuantizedEngine);
@@ -45,15 +52,18 @@ std::vector<Int8Kernel> kernels() {
   return found;
 }
 
-TEST(Int8Linear, AutoPicksTheVnniKernelWhereTheCpuHasIt) {
+TEST(Int8Linear, AutoPicksAtentosKernelInTheWidestInstructionSetHere) {
   if (!int8_supported()) GTEST_SKIP() << "no int8 kernel here";
-  EXPECT_EQ(Int8Weight(torch::ones({2, 2})).kernel(),
-            vnni_gemm_supported() ? Int8Kernel::kVnni : Int8Kernel::kQuantizedEngine);
+  const auto want = int8_isa_supported(Int8Isa::kAvx512Vnni) ? Int8Kernel::kVnni
+                    : int8_isa_supported(Int8Isa::kAvx2)     ? Int8Kernel::kAvx2
+                                                             : Int8Kernel::kQuantizedEngine;
+  EXPECT_EQ(auto_int8_kernel(), want);
+  EXPECT_EQ(Int8Weight(torch::ones({2, 2})).kernel(), want);
 }
 
 TEST(Int8Linear, MatchesFp32WithinATolerance) {
   for (const auto kernel : kernels()) {
-    SCOPED_TRACE(kernel == Int8Kernel::kVnni ? "vnni" : "quantized engine");
+    SCOPED_TRACE(int8_kernel_name(kernel));
     torch::manual_seed(3);
     auto weight = torch::randn({40, 32}) * 0.2;  // [V,D]
     auto bias = torch::randn({40});
@@ -74,9 +84,9 @@ TEST(Int8Linear, MatchesFp32WithinATolerance) {
 
 TEST(Int8Linear, ARowGetsTheSameResultAloneOrInABatch) {
   for (const auto kernel : kernels()) {
-    SCOPED_TRACE(kernel == Int8Kernel::kVnni ? "vnni" : "quantized engine");
+    SCOPED_TRACE(int8_kernel_name(kernel));
     torch::manual_seed(4);
-    // 70 rows and 100 channels: more rows than the VNNI kernel's chunk of 64 and its tiles of
+    // 70 rows and 100 channels: more rows than Atento's kernel's chunk of 64 and its tiles of
     // 4, a partial tile of channels
     auto weight = torch::randn({100, 16});
     auto bias = torch::randn({100});
@@ -94,9 +104,9 @@ TEST(Int8Linear, ARowGetsTheSameResultAloneOrInABatch) {
   }
 }
 
-// What the VNNI kernel promises (model/int8_gemm.h), computed with plain tensors: weights
+// What Atento's kernel promises (model/int8_gemm.h), computed with plain tensors: weights
 // rounded per output channel, rows rounded per row, exact integer sums, then the scales.
-torch::Tensor vnni_reference(const torch::Tensor& x, const torch::Tensor& w,
+torch::Tensor kernel_reference(const torch::Tensor& x, const torch::Tensor& w,
                              const torch::Tensor& bias) {
   auto s = w.abs().amax(1).clamp_min(1e-12) / 127.0;  // [V]
   auto wq = torch::round(w / s.unsqueeze(1)).clamp(-127, 127).to(torch::kDouble);
@@ -108,25 +118,57 @@ torch::Tensor vnni_reference(const torch::Tensor& x, const torch::Tensor& w,
   return sums * (s.unsqueeze(0) * t) + bias;
 }
 
-TEST(Int8Linear, TheVnniKernelComputesItsArithmeticAtAnyShape) {
-  if (!vnni_gemm_supported()) GTEST_SKIP() << "no AVX512-VNNI on this CPU";
-  torch::manual_seed(6);
-  torch::NoGradGuard no_grad;
-  // widths that are not multiples of 4 (D) or 16 (V), channels in 1–5 blocks, 1–13 rows
-  for (const auto& [v, d] : std::vector<std::pair<int64_t, int64_t>>{
-           {1, 1}, {16, 4}, {37, 23}, {64, 64}, {80, 130}, {200, 257}}) {
-    auto weight = torch::randn({v, d}) * 0.1;
-    auto bias = torch::randn({v});
-    Int8Weight packed(weight, Int8Kernel::kVnni);
-    for (int64_t n = 1; n <= 13; n += 3) {
-      auto x = uneven_rows(n, d);
-      auto got = int8_linear(x, packed, bias);
-      auto want = vnni_reference(x, weight, bias);
-      ASSERT_EQ(got.sizes(), want.sizes());
-      EXPECT_TRUE(torch::allclose(got, want, 1e-5, 1e-4))
-          << v << "x" << d << ", " << n << " rows: " << (got - want).abs().max().item<float>();
+TEST(Int8Linear, AtentosKernelComputesItsArithmeticAtAnyShape) {
+  if (own_kernels().empty()) GTEST_SKIP() << "neither AVX512-VNNI nor AVX2 on this CPU";
+  for (const auto kernel : own_kernels()) {
+    SCOPED_TRACE(int8_kernel_name(kernel));
+    torch::manual_seed(6);
+    torch::NoGradGuard no_grad;
+    // widths that are not multiples of 4 (D), 8 or 16 (V), channels in 1–5 blocks, 1–13 rows
+    for (const auto& [v, d] : std::vector<std::pair<int64_t, int64_t>>{
+             {1, 1}, {16, 4}, {37, 23}, {64, 64}, {80, 130}, {200, 257}, {9, 7}}) {
+      auto weight = torch::randn({v, d}) * 0.1;
+      auto bias = torch::randn({v});
+      Int8Weight packed(weight, kernel);
+      for (int64_t n = 1; n <= 13; n += 3) {
+        auto x = uneven_rows(n, d);
+        auto got = int8_linear(x, packed, bias);
+        auto want = kernel_reference(x, weight, bias);
+        ASSERT_EQ(got.sizes(), want.sizes());
+        EXPECT_TRUE(torch::allclose(got, want, 1e-5, 1e-4))
+            << v << "x" << d << ", " << n << " rows: " << (got - want).abs().max().item<float>();
+      }
     }
   }
+}
+
+// The AVX2 kernel's pair sums at their largest: every X and W at ±127, of both signs. An
+// unsigned-by-signed product of X + 128 (as VNNI takes it) would saturate vpmaddubsw here.
+TEST(Int8Linear, TheAvx2KernelDoesNotSaturateAtTheExtremes) {
+  if (!int8_isa_supported(Int8Isa::kAvx2)) GTEST_SKIP() << "no AVX2 on this CPU";
+  torch::NoGradGuard no_grad;
+  const int64_t d = 64;
+  auto signs = torch::ones({d});
+  signs.narrow(0, 0, d / 2).fill_(-1.0);                      // half negative
+  auto weight = torch::stack({signs, -signs, torch::ones({d}), -torch::ones({d})});  // [4,D]
+  auto x = torch::stack({signs, -signs, torch::ones({d}), -torch::ones({d})}) * 3.0;  // [4,D]
+  Int8Weight packed(weight, Int8Kernel::kAvx2);
+  auto got = int8_linear(x, packed, torch::Tensor());
+  auto want = torch::linear(x, weight);  // ±3 · 64 and 0: exact after the scales
+  EXPECT_TRUE(torch::allclose(got, want, 1e-5, 1e-5)) << got << want;
+  EXPECT_NEAR(got[0][0].item<float>(), 3.0 * d, 1e-3);
+  EXPECT_NEAR(got[0][1].item<float>(), -3.0 * d, 1e-3);
+}
+
+TEST(Int8Linear, AtentosKernelsGiveTheSameResultInEitherInstructionSet) {
+  if (own_kernels().size() < 2) GTEST_SKIP() << "only one instruction set of the kernel here";
+  torch::manual_seed(9);
+  torch::NoGradGuard no_grad;
+  auto weight = torch::randn({90, 70});
+  auto bias = torch::randn({90});
+  auto x = uneven_rows(11, 70);
+  EXPECT_TRUE(torch::equal(int8_linear(x, Int8Weight(weight, Int8Kernel::kVnni), bias),
+                           int8_linear(x, Int8Weight(weight, Int8Kernel::kAvx2), bias)));
 }
 
 TEST(Int8Linear, TheKernelsAgree) {
@@ -137,28 +179,36 @@ TEST(Int8Linear, TheKernelsAgree) {
   auto weight = torch::randn({300, 256}) * 0.1;
   auto bias = torch::randn({300});
   auto x = uneven_rows(20, 256);
-  auto vnni = int8_linear(x, Int8Weight(weight, Int8Kernel::kVnni), bias) - bias;
   auto engine = int8_linear(x, Int8Weight(weight, Int8Kernel::kQuantizedEngine), bias) - bias;
-  EXPECT_LT(worst_row_error(vnni.narrow(0, 1, 19), engine.narrow(0, 1, 19)), 0.02);
+  for (const auto kernel : own_kernels()) {
+    SCOPED_TRACE(int8_kernel_name(kernel));
+    auto own = int8_linear(x, Int8Weight(weight, kernel), bias) - bias;
+    // the engine quantises input rows to 7 bits (int8_linear.cpp), Atento's kernel to 8: each
+    // about 0.01 of a row's range from fp32 here; a saturated product is off by 0.1 and more
+    EXPECT_LT(worst_row_error(own.narrow(0, 1, 19), engine.narrow(0, 1, 19)), 0.03);
+  }
 }
 
-TEST(Int8Linear, TheVnniKernelGivesTheSameResultOnAnyNumberOfThreads) {
-  if (!vnni_gemm_supported()) GTEST_SKIP() << "no AVX512-VNNI on this CPU";
-  torch::manual_seed(8);
-  torch::NoGradGuard no_grad;
-  // big enough to be split between threads: 64 rows × 2,000 channels × 256
-  auto weight = torch::randn({2000, 256});
-  auto bias = torch::randn({2000});
-  auto x = uneven_rows(64, 256);
-  Int8Weight packed(weight, Int8Kernel::kVnni);
-  const int threads = at::get_num_threads();
-  at::set_num_threads(1);
-  auto one = int8_linear(x, packed, bias);
-  at::set_num_threads(4);
-  auto four = int8_linear(x, packed, bias);
-  at::set_num_threads(threads);
-  EXPECT_TRUE(torch::equal(one, four));
-  EXPECT_TRUE(torch::allclose(one, vnni_reference(x, weight, bias), 1e-5, 1e-4));
+TEST(Int8Linear, AtentosKernelGivesTheSameResultOnAnyNumberOfThreads) {
+  if (own_kernels().empty()) GTEST_SKIP() << "neither AVX512-VNNI nor AVX2 on this CPU";
+  for (const auto kernel : own_kernels()) {
+    SCOPED_TRACE(int8_kernel_name(kernel));
+    torch::manual_seed(8);
+    torch::NoGradGuard no_grad;
+    // big enough to be split between threads: 64 rows × 2,000 channels × 256
+    auto weight = torch::randn({2000, 256});
+    auto bias = torch::randn({2000});
+    auto x = uneven_rows(64, 256);
+    Int8Weight packed(weight, kernel);
+    const int threads = at::get_num_threads();
+    at::set_num_threads(1);
+    auto one = int8_linear(x, packed, bias);
+    at::set_num_threads(4);
+    auto four = int8_linear(x, packed, bias);
+    at::set_num_threads(threads);
+    EXPECT_TRUE(torch::equal(one, four));
+    EXPECT_TRUE(torch::allclose(one, kernel_reference(x, weight, bias), 1e-5, 1e-4));
+  }
 }
 
 TEST(Int8Linear, ProjectUsesTheInt8WeightOnlyWhileDecodingInInt8) {
