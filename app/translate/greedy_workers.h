@@ -8,8 +8,14 @@
 
 #include <torch/types.h>
 
+#include <condition_variable>
 #include <cstddef>
 #include <cstdint>
+#include <deque>
+#include <exception>
+#include <map>
+#include <mutex>
+#include <thread>
 #include <vector>
 
 #include "app/model_dir/model_dir.h"
@@ -32,11 +38,65 @@ DecoderThreads decoder_threads(int64_t threads, size_t workers, const torch::Dev
 /// recorded attention or a forced length.
 bool greedy_streamable(const model::SearchOptions& search);
 
+/// Greedy workers that outlive a batch of sources: atento-translate hands them one window of
+/// lines after another, and the workers run from one window into the next without waiting for
+/// the slowest sentence of the first, while the caller reads, encodes and writes beside them.
+/// `threads.workers` worker threads of `threads.per_worker` intra-op threads, each keeping at
+/// most `rows` sentences in its running batch, take queued sources in order; decodes under
+/// translate.precision.
+class GreedyPool {
+ public:
+  GreedyPool(TrainedModel& trained, const model::SearchOptions& search, size_t rows,
+             DecoderThreads threads);
+  /// Stops the workers (what is still queued is dropped) and joins them.
+  ~GreedyPool();
+  GreedyPool(const GreedyPool&) = delete;
+  GreedyPool& operator=(const GreedyPool&) = delete;
+
+  /// Queues `sources` (token ids, at least one each) longest first behind what is queued;
+  /// returns the batch's ticket for collect().
+  size_t submit(const std::vector<std::vector<int64_t>>& sources);
+
+  /// Waits until every source of batch `ticket` is decoded and returns its hypotheses (input
+  /// order, one each); the pool then forgets the batch. Rethrows a worker's exception (after
+  /// which the pool decodes nothing more).
+  std::vector<std::vector<model::Hypothesis>> collect(size_t ticket);
+
+ private:
+  struct Batch {
+    std::vector<std::vector<int64_t>> sources;
+    std::vector<std::vector<model::Hypothesis>> results;
+    size_t left = 0;  ///< sources not yet decoded
+  };
+  /// A queued source: its batch and its index there (a GreedyStream tag: ticket << 32 | index).
+  using Tag = uint64_t;
+
+  void work(int64_t intra_op_threads);
+  /// Under the lock: up to `free_rows` queued sources for a worker, a short queue shared evenly.
+  std::vector<Tag> take(size_t free_rows);
+  void fail(std::exception_ptr error);
+
+  TrainedModel& trained_;
+  const model::SearchOptions search_;
+  const size_t rows_;
+  const size_t workers_;
+  std::mutex mutex_;
+  std::condition_variable queued_;  ///< a source was queued, or the pool stops
+  std::condition_variable decoded_;  ///< a batch was finished, or a worker failed
+  std::deque<Tag> queue_;
+  std::map<size_t, Batch> batches_;  ///< by ticket; nodes stay put while others come and go
+  size_t next_ticket_ = 0;
+  bool stopping_ = false;
+  std::exception_ptr error_;
+  std::vector<std::thread> threads_;
+};
+
 /// The greedy hypothesis of each of `sources` (token ids, at least one each; in input order,
 /// one hypothesis per source), decoded by `threads.workers` worker threads of
 /// `threads.per_worker` intra-op threads, each with at most `rows` sentences in its running
-/// batch. Workers take the sources longest first as rows free up, so that they end together.
-/// Decodes under translate.precision; an exception on a worker is rethrown here once all ended.
+/// batch (a GreedyPool for one batch). Workers take the sources longest first as rows free up,
+/// so that they end together. Decodes under translate.precision; an exception on a worker is
+/// rethrown here once all ended.
 std::vector<std::vector<model::Hypothesis>> decode_greedy(
     TrainedModel& trained, const std::vector<std::vector<int64_t>>& sources,
     const model::SearchOptions& search, size_t rows, DecoderThreads threads);

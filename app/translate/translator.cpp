@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <deque>
 #include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
@@ -189,20 +190,44 @@ WindowOutput render_window(const TrainedModel& trained, const EncodedInput& in, 
   return out;
 }
 
-/// One window's hypotheses: greedy as atento-serve decodes it (one single-threaded worker per
-/// thread, each with a continuous batch of translate.batch_size rows: greedy_workers.h); beam
-/// search, --attention, --force-len and --no-cache in length-sorted whole batches.
-std::vector<std::vector<model::Hypothesis>> decode_window(TrainedModel& trained,
-                                                          const EncodedInput& in,
-                                                          const model::SearchOptions& search) {
-  const auto& t = trained.config.translate;
-  if (!greedy_streamable(search))
-    return translate_sources(trained, in.sources, search, t.batch_size);
-  auto hypotheses = decode_greedy(trained, in.sources, search, static_cast<size_t>(t.batch_size),
-                                  decoder_threads(t.threads, 0, trained.device));
-  malloc_trim(0);  // as after each whole batch: freed buffers back to the system
-  return hypotheses;
-}
+/// Decodes windows of lines: greedy on a GreedyPool whose workers run from one window into the
+/// next, as atento-serve decodes (greedy_workers.h); beam search, --attention, --force-len and
+/// --no-cache in length-sorted whole batches when the window is collected.
+class WindowDecoder {
+ public:
+  WindowDecoder(TrainedModel& trained, const model::SearchOptions& search)
+      : trained_(trained), search_(search) {
+    const auto& t = trained.config.translate;
+    if (greedy_streamable(search)) {
+      pool_.emplace(trained, search, static_cast<size_t>(t.batch_size),
+                    decoder_threads(t.threads, 0, trained.device));
+    }
+  }
+
+  /// Starts decoding `in` where the pool does; the ticket for collect().
+  size_t submit(const EncodedInput& in) { return pool_ ? pool_->submit(in.sources) : 0; }
+
+  /// `in`'s hypotheses, in source order.
+  std::vector<std::vector<model::Hypothesis>> collect(size_t ticket, const EncodedInput& in) {
+    auto hypotheses =
+        pool_ ? pool_->collect(ticket)
+              : translate_sources(trained_, in.sources, search_, trained_.config.translate.batch_size);
+    malloc_trim(0);  // as after each whole batch: freed buffers back to the system
+    return hypotheses;
+  }
+
+ private:
+  TrainedModel& trained_;
+  const model::SearchOptions search_;
+  std::optional<GreedyPool> pool_;
+};
+
+/// A window read, encoded and handed to the decoder, not yet written.
+struct PendingWindow {
+  EncodedInput in;
+  size_t first_line = 1;
+  size_t ticket = 0;
+};
 
 void print_summary(size_t sentences, int64_t target_tokens, double seconds,
                    const model::SearchOptions& search) {
@@ -267,20 +292,36 @@ int run_translation(const TranslateArgs& args) {
   data::OutputFile out(args.output);
   std::optional<data::OutputFile> attention;
   if (search.record_attention) attention.emplace(args.attention_file);
-  // Window by window: memory holds one window; an interactive input is answered line by line.
+  // Window by window: memory holds two windows at most, the one decoding and, from a regular
+  // file, the next one, queued behind it so that the workers never wait while a window is read,
+  // encoded or written; an interactive input is answered before its next line is awaited.
+  const size_t ahead = reader.interactive() ? 0 : 1;
+  WindowDecoder decoder(trained, search);
+  std::deque<PendingWindow> pending;
   size_t line = 1, pieces = 0, records = 0;
   int64_t target_tokens = 0;
   std::vector<std::string> lines;
-  while (reader.next_window(lines, static_cast<size_t>(args.window))) {
-    const EncodedInput in = encode_input(*trained.vocab, lines, input_name, line,
-                                         splitter ? &*splitter : nullptr, std::cerr);
-    const auto hypotheses = decode_window(trained, in, search);
-    const WindowOutput window = render_window(trained, in, line, hypotheses, attention.has_value());
+  bool more = true;
+  while (more || !pending.empty()) {
+    more = more && reader.next_window(lines, static_cast<size_t>(args.window));
+    if (more) {
+      PendingWindow next{encode_input(*trained.vocab, lines, input_name, line,
+                                      splitter ? &*splitter : nullptr, std::cerr),
+                         line, 0};
+      next.ticket = decoder.submit(next.in);
+      pending.push_back(std::move(next));
+      line += lines.size();
+    }
+    if (pending.empty() || (more && pending.size() <= ahead)) continue;
+    const PendingWindow& done = pending.front();
+    const auto hypotheses = decoder.collect(done.ticket, done.in);
+    const WindowOutput window =
+        render_window(trained, done.in, done.first_line, hypotheses, attention.has_value());
     out.write(window.text);
     for (const auto& record : window.attention) attention->write((records++ ? "," : "[") + record);
     target_tokens += window.target_tokens;
-    pieces += in.sources.size();
-    line += lines.size();
+    pieces += done.in.sources.size();
+    pending.pop_front();
   }
   out.commit();
   if (attention) {

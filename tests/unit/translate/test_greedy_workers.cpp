@@ -1,6 +1,7 @@
 // The batch job's greedy decoding (app/translate/greedy_workers.h): however many workers and
-// rows, each source gets what greedy_search gives it alone, in input order; a worker's error
-// reaches the caller; the threads are shared as atento-serve shares them.
+// rows, each source gets what greedy_search gives it alone, in input order; a pool fed window
+// after window gives each window what it gives it alone, collected in any order; a worker's
+// error reaches the caller; the threads are shared as atento-serve shares them.
 
 #include <gtest/gtest.h>
 #include <torch/torch.h>
@@ -69,6 +70,42 @@ TEST(GreedyWorkers, EverySourceGetsWhatGreedySearchGivesItAloneInInputOrder) {
   expect_as_alone(trained, sources, 1, {1, 1});       // one sentence at a time
   expect_as_alone(trained, {sources[3]}, 8, {4, 1});  // one source: one worker
   EXPECT_TRUE(decode_greedy(trained, {}, greedy_options(), 8, {2, 1}).empty());
+}
+
+TEST(GreedyWorkers, APoolFedWindowAfterWindowGivesEachWhatItGivesItAlone) {
+  auto trained = untrained_model();
+  const auto sources = random_sources(30);
+  const std::vector<std::vector<int64_t>> first(sources.begin(), sources.begin() + 17);
+  const std::vector<std::vector<int64_t>> second(sources.begin() + 17, sources.end());
+  const auto whole = decode_greedy(trained, sources, greedy_options(), 64, {1, 1});
+  GreedyPool pool(trained, greedy_options(), 4, {2, 1});
+  const size_t a = pool.submit(first);
+  const size_t b = pool.submit(second);
+  const size_t empty = pool.submit({});
+  EXPECT_TRUE(pool.collect(empty).empty());
+  const auto second_found = pool.collect(b);  // the later window first: any order
+  const auto first_found = pool.collect(a);
+  ASSERT_EQ(first_found.size(), first.size());
+  ASSERT_EQ(second_found.size(), second.size());
+  for (size_t i = 0; i < sources.size(); ++i) {
+    const auto& found = i < first.size() ? first_found[i] : second_found[i - first.size()];
+    ASSERT_EQ(found.size(), 1u) << "source " << i;
+    EXPECT_EQ(found[0].tokens, whole[i][0].tokens) << "source " << i;
+  }
+  // and again after the queue ran dry: the workers waited for more
+  const auto again = pool.collect(pool.submit({sources[5]}));
+  ASSERT_EQ(again.size(), 1u);
+  EXPECT_EQ(again[0][0].tokens, whole[5][0].tokens);
+}
+
+TEST(GreedyWorkers, APoolsWorkerErrorReachesEveryLaterCollect) {
+  auto trained = untrained_model();
+  auto bad = random_sources(6);
+  bad[2] = {3, 999};  // beyond the source vocabulary: the embedding throws
+  GreedyPool pool(trained, greedy_options(), 2, {2, 1});
+  const size_t ticket = pool.submit(bad);
+  EXPECT_THROW(pool.collect(ticket), c10::Error);
+  EXPECT_THROW(pool.collect(pool.submit(random_sources(3))), c10::Error);
 }
 
 TEST(GreedyWorkers, WorkersDecodeInTheConfiguredPrecision) {
