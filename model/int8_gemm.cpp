@@ -105,7 +105,7 @@ const TileFn* const kVnniTiles[kMaxTileRows] = {kRowTiles<1>, kRowTiles<2>, kRow
 // Each row of x [N,D] → X + 128 in q (N rows of ldq bytes; the padding holds 128, which meets
 // zero weights) and its scale t_n = max|x_n| / 127 (0 for a zero row).
 ATENTO_VNNI void quantize_rows_vnni(const float* x, int64_t n, int64_t d, uint8_t* q, int64_t ldq,
-                               float* scales) {
+                                    float* scales) {
   for (int64_t i = 0; i < n; ++i, x += d, q += ldq) {
     __m512 high = _mm512_setzero_ps();
     for (int64_t j = 0; j < d; j += kBlock) {
@@ -126,7 +126,6 @@ ATENTO_VNNI void quantize_rows_vnni(const float* x, int64_t n, int64_t d, uint8_
     std::fill(q + d, q + ldq, uint8_t{128});
   }
 }
-
 
 // The AVX2 kernel: block b (16 channels, two vectors of 8) of up to 4 rows. 16 registers: 8
 // accumulators, 2 weights, the input and its magnitude, the products.
@@ -184,8 +183,8 @@ constexpr TileFn kAvx2Tiles[kMaxTileRows] = {&avx2_tile<1>, &avx2_tile<2>, &avx2
 
 // Each row of x [N,D] → X in q as signed bytes (the padding holds 0, whose sign zeroes the
 // weight) and its scale, as quantize_rows_vnni() computes them: the same X, the same t_n.
-ATENTO_AVX2 void quantize_rows_avx2(const float* x, int64_t n, int64_t d, uint8_t* q,
-                                    int64_t ldq, float* scales) {
+ATENTO_AVX2 void quantize_rows_avx2(const float* x, int64_t n, int64_t d, uint8_t* q, int64_t ldq,
+                                    float* scales) {
   const __m256 sign_bit = _mm256_set1_ps(-0.0f);
   for (int64_t i = 0; i < n; ++i, x += d, q += ldq) {
     __m256 high = _mm256_setzero_ps();
@@ -262,9 +261,8 @@ torch::Tensor packed_int8_linear(const torch::Tensor& x, const PackedInt8Weight&
   if (n == 0 || v == 0) return out;
   auto q = torch::empty({n, ldq}, torch::kUInt8);
   auto row_scale = torch::empty({n}, torch::kFloat);
-  (vnni ? quantize_rows_vnni : quantize_rows_avx2)(x.data_ptr<float>(), n, weight.in,
-                                                   q.data_ptr<uint8_t>(), ldq,
-                                                   row_scale.data_ptr<float>());
+  (vnni ? quantize_rows_vnni : quantize_rows_avx2)(
+      x.data_ptr<float>(), n, weight.in, q.data_ptr<uint8_t>(), ldq, row_scale.data_ptr<float>());
   torch::Tensor b;
   if (bias.defined()) b = bias.to(torch::kFloat).contiguous();
   const int64_t tile_cols = kBlock * kMaxTileBlocks;

@@ -53,7 +53,9 @@ int64_t padded_rows(int64_t rows) {
   return (rows + step - 1) / step * step;
 }
 
-bool int8_supported() { return auto_int8_kernel() != Int8Kernel::kQuantizedEngine || engine_ready(); }
+bool int8_supported() {
+  return auto_int8_kernel() != Int8Kernel::kQuantizedEngine || engine_ready();
+}
 
 Int8Kernel auto_int8_kernel() {
   if (int8_isa_supported(Int8Isa::kAvx512Vnni)) return Int8Kernel::kVnni;

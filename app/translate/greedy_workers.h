@@ -81,7 +81,7 @@ class GreedyPool {
   const size_t rows_;
   const size_t workers_;
   std::mutex mutex_;
-  std::condition_variable queued_;  ///< a source was queued, or the pool stops
+  std::condition_variable queued_;   ///< a source was queued, or the pool stops
   std::condition_variable decoded_;  ///< a batch was finished, or a worker failed
   std::deque<Tag> queue_;
   std::map<size_t, Batch> batches_;  ///< by ticket; nodes stay put while others come and go

@@ -49,9 +49,9 @@ TEST(AppPrecision, AutoDecodesInBf16ElseInt8WithAtentosKernelElseFp32) {
   EXPECT_EQ(resolve_decoding_precision(Precision::kAuto, cuda), Precision::kFp32);
   EXPECT_EQ(resolve_decoding_precision(Precision::kInt8, kCpu), Precision::kInt8);
   EXPECT_EQ(resolve_decoding_precision(Precision::kFp32, kCpu), Precision::kFp32);
-  EXPECT_EQ(resolve_decoding_precision(Precision::kAuto, kCpu),
-            auto_decoding_precision(cpu_has_native_bf16(), cpu_has_int8_dot(),
-                                    model::int8_supported()))
+  EXPECT_EQ(
+      resolve_decoding_precision(Precision::kAuto, kCpu),
+      auto_decoding_precision(cpu_has_native_bf16(), cpu_has_int8_dot(), model::int8_supported()))
       << "auto decodes as this CPU's flags say";
   EXPECT_NE(resolve_precision(Precision::kAuto, kCpu), Precision::kInt8)
       << "training's auto never picks int8";

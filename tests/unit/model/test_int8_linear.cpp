@@ -107,7 +107,7 @@ TEST(Int8Linear, ARowGetsTheSameResultAloneOrInABatch) {
 // What Atento's kernel promises (model/int8_gemm.h), computed with plain tensors: weights
 // rounded per output channel, rows rounded per row, exact integer sums, then the scales.
 torch::Tensor kernel_reference(const torch::Tensor& x, const torch::Tensor& w,
-                             const torch::Tensor& bias) {
+                               const torch::Tensor& bias) {
   auto s = w.abs().amax(1).clamp_min(1e-12) / 127.0;  // [V]
   auto wq = torch::round(w / s.unsqueeze(1)).clamp(-127, 127).to(torch::kDouble);
   auto amax = x.abs().amax(1, /*keepdim=*/true);  // [N,1]
@@ -149,8 +149,8 @@ TEST(Int8Linear, TheAvx2KernelDoesNotSaturateAtTheExtremes) {
   torch::NoGradGuard no_grad;
   const int64_t d = 64;
   auto signs = torch::ones({d});
-  signs.narrow(0, 0, d / 2).fill_(-1.0);                      // half negative
-  auto weight = torch::stack({signs, -signs, torch::ones({d}), -torch::ones({d})});  // [4,D]
+  signs.narrow(0, 0, d / 2).fill_(-1.0);  // half negative
+  auto weight = torch::stack({signs, -signs, torch::ones({d}), -torch::ones({d})});   // [4,D]
   auto x = torch::stack({signs, -signs, torch::ones({d}), -torch::ones({d})}) * 3.0;  // [4,D]
   Int8Weight packed(weight, Int8Kernel::kAvx2);
   auto got = int8_linear(x, packed, torch::Tensor());
