@@ -209,9 +209,10 @@ class WindowDecoder {
 
   /// `in`'s hypotheses, in source order.
   std::vector<std::vector<model::Hypothesis>> collect(size_t ticket, const EncodedInput& in) {
-    auto hypotheses = pool_ ? pool_->collect(ticket)
-                            : translate_sources(trained_, in.sources, search_,
-                                                trained_.config.translate.batch_size);
+    if (!pool_) {  // trims after each of its batches
+      return translate_sources(trained_, in.sources, search_, trained_.config.translate.batch_size);
+    }
+    auto hypotheses = pool_->collect(ticket);
     malloc_trim(0);  // as after each whole batch: freed buffers back to the system
     return hypotheses;
   }
