@@ -54,6 +54,11 @@ std::vector<std::vector<size_t>> symmetric_alignment(
   for (size_t t = 0; t < n_target; ++t)
     for (size_t s = 0; s < n_source; ++s)
       if (in_union(t, s) && !target_aligned[t] && !source_aligned[s]) link(t, s);
+  // final on the source side: a source word still without a link keeps its backward one, into
+  // a target word that may have links already ("need" in "Do you need" -> "Necesitas").
+  for (size_t t = 0; t < n_target; ++t)
+    for (size_t s = 0; s < n_source; ++s)
+      if (backward[t][s] && !source_aligned[s]) linked[t][s] = 1;
   std::vector<std::vector<size_t>> links(n_target);
   for (size_t t = 0; t < n_target; ++t)
     for (size_t s = 0; s < n_source; ++s)

@@ -1,4 +1,5 @@
-// Symmetrised word alignment (intersection + final-and) on hand-made attention matrices.
+// Symmetrised word alignment (intersection + final-and, then a link for every source word that
+// has none) on hand-made attention matrices.
 
 #include <gtest/gtest.h>
 
@@ -32,6 +33,16 @@ TEST(SymmetricAlignment, AddsALinkOfOneDirectionBetweenTwoUnalignedWords) {
   // attended most by "la": that backward link joins two words without links and is added.
   const Links links = symmetric_alignment({{0.3f, 0.6f}, {0.1f, 0.9f}});
   EXPECT_EQ(links, (Links{{0}, {1}}));
+}
+
+TEST(SymmetricAlignment, ASourceWordWithoutALinkKeepsItsMostAttendingTargetWord) {
+  // "you need a" -> "Necesitas un": "Necesitas" attends most to "you" and is the most
+  // attending of both "you" and "need"; intersection links it to "you" only, and final-and
+  // adds nothing (it has a link). "need" keeps its backward link, so a tag on "need a" covers
+  // "Necesitas un" and not "un" alone.
+  const Links links = symmetric_alignment({{0.5f, 0.4f, 0.1f},    // Necesitas
+                                           {0.1f, 0.2f, 0.7f}});  // un
+  EXPECT_EQ(links, (Links{{0, 1}, {2}}));
 }
 
 TEST(SymmetricAlignment, ZerosGetNoLinkAndRaggedRowsAreFine) {
