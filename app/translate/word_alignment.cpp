@@ -58,7 +58,7 @@ std::vector<std::vector<size_t>> symmetric_alignment(
   // a target word that may have links already ("need" in "Do you need" -> "Necesitas").
   for (size_t t = 0; t < n_target; ++t)
     for (size_t s = 0; s < n_source; ++s)
-      if (backward[t][s] && !source_aligned[s]) linked[t][s] = 1;
+      if (backward[t][s] && !source_aligned[s]) link(t, s);
   std::vector<std::vector<size_t>> links(n_target);
   for (size_t t = 0; t < n_target; ++t)
     for (size_t s = 0; s < n_source; ++s)

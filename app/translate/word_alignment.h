@@ -6,12 +6,9 @@
 // symmetrises the two directions of its word aligners), and a source word left without a link
 // keeps its backward one. The forward direction alone stretches a tag: a source word that
 // several target words attend to most (a preposition, a word translated with two) takes them
-// all. The last step is for the many English words that Spanish folds into one ("Do you
-// need" -> "Necesitas", "I forget" -> "olvidaré", "There are" -> "Hay"): intersection and
-// final-and link a folded word to one source word only. Measured on hand-checked tags
-// (docs/results.md): forward only 40 of 50, intersection + final-and 42, with grow-diag
-// between them 41; on a later model, adding the last step changed 55 of 444 tags, 26 for the
-// better and 11 for the worse.
+// all. The last step is for the English words that Spanish folds into one ("Do you need" ->
+// "Necesitas", "There are" -> "Hay"), which the first two link to one source word only. Each
+// step's effect on hand-checked tags: docs/results.md#real-text-html.
 
 #include <cstddef>
 #include <vector>
