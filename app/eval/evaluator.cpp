@@ -14,6 +14,7 @@
 #include "app/common/config.h"
 #include "app/common/files.h"
 #include "app/common/overrides.h"
+#include "app/common/precision.h"
 #include "app/common/runtime.h"
 #include "app/eval/eval_subsets.h"
 #include "app/model_dir/model_dir.h"
@@ -173,10 +174,15 @@ struct EvalResults {
 
 void print_results(const EvalArgs& args, const TrainedModel& trained, const EvalResults& r) {
   bool words = trained.config.tokenizer.kind == data::TokenizerKind::kWords;
+  // What the model's arithmetic was (auto resolved on this machine): int8 or bf16 decoding
+  // shifts BLEU by a few tenths, so a figure is only comparable with its precision.
+  const char* precision = precision_name(
+      resolve_decoding_precision(trained.config.translate.precision, trained.device));
   if (args.json) {
     json out = to_json(r.all);
     out["tokenizer"] = words ? "words" : "sentencepiece";
     out["beam"] = trained.config.translate.beam;
+    out["precision"] = precision;
     out["weights"] = trained.weights;
     for (Subset subset : kSubsets) out[subset_name(subset)] = nullptr;
     for (const auto& [subset, figures] : r.subsets) out[subset_name(subset)] = to_json(figures);
@@ -184,8 +190,8 @@ void print_results(const EvalArgs& args, const TrainedModel& trained, const Eval
     if (r.scores) add_to_json(*r.scores, out);
     std::cout << out.dump() << std::endl;
   } else {
-    std::printf("model %s (%s tokens; weights %s)\n", args.model_dir.c_str(),
-                words ? "word" : "subword", trained.weights.c_str());
+    std::printf("model %s (%s tokens; weights %s; %s arithmetic)\n", args.model_dir.c_str(),
+                words ? "word" : "subword", trained.weights.c_str(), precision);
     print_table("all", r.all);
     for (const auto& [subset, figures] : r.subsets) print_table(subset_name(subset), figures);
     if (r.scores) print_report(*r.scores);

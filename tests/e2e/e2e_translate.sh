@@ -136,6 +136,7 @@ for k in ("next_word_accuracy", "loss", "perplexity", "bleu", "chrf", "pairs", "
 assert 0 <= r["next_word_accuracy"] <= 1 and r["pairs"] > 0 and r["target_tokens"] > 0
 assert abs(r["perplexity"] - math.exp(r["loss"])) < 1e-6 * r["perplexity"]
 assert 0 <= r["bleu"] <= 100 and 0 <= r["chrf"] <= 100
+assert r["precision"] in ("fp32", "bf16", "int8"), r["precision"]  # auto, resolved
 u = r["unseen"]
 assert u["pairs"] <= r["pairs"] and 0 <= u["next_word_accuracy"] <= 1
 for k in ("new_rare", "new_long"):
@@ -143,6 +144,10 @@ for k in ("new_rare", "new_long"):
 for f in (r, u):
     assert 0 <= f["short_outputs"] <= 1 and 0 <= f["short_references"] <= 1
 PY
+expect_exit 0 "eval --precision fp32 --no-translate" -- "$BUILD/atento-eval" --model "$model" \
+  --pairs "$model/test.tsv" --json --precision fp32 --no-translate
+json_get "$WORK/stdout" "events[0]['precision']" | grep -qx fp32 \
+  && pass "eval JSON names the arithmetic it used" || fail "eval JSON precision"
 expect_exit 0 "tune_decoding.sh runs a grid on validation" -- env BUILD="$BUILD" \
   scripts/tune_decoding.sh "$model" --pairs 20 --beams "1 2" --penalties "0.6 1.2"
 [ "$(grep -cE '^[12] +[0-9.]+ +[0-9.]+ +[0-9.]+' "$WORK/stdout")" = 3 ] \
