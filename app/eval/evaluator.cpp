@@ -174,7 +174,7 @@ struct EvalResults {
 
 void print_results(const EvalArgs& args, const TrainedModel& trained, const EvalResults& r) {
   bool words = trained.config.tokenizer.kind == data::TokenizerKind::kWords;
-  // What the model's arithmetic was (auto resolved on this machine): int8 or bf16 decoding
+  // The translations' arithmetic (auto resolved on this machine): int8 or bf16 decoding
   // shifts BLEU by a few tenths, so a figure is only comparable with its precision.
   const char* precision = precision_name(
       resolve_decoding_precision(trained.config.translate.precision, trained.device));
