@@ -174,8 +174,8 @@ struct EvalResults {
 
 void print_results(const EvalArgs& args, const TrainedModel& trained, const EvalResults& r) {
   bool words = trained.config.tokenizer.kind == data::TokenizerKind::kWords;
-  // The translations' arithmetic (auto resolved on this machine): int8 or bf16 decoding
-  // shifts BLEU by a few tenths, so a figure is only comparable with its precision.
+  // The arithmetic of the translations (auto resolved on this machine): int8 or bf16 decoding
+  // can move BLEU by tenths, so a figure compares only with figures of its precision.
   const char* precision = precision_name(
       resolve_decoding_precision(trained.config.translate.precision, trained.device));
   if (args.json) {
