@@ -2,14 +2,16 @@
 // ("<kind>.p<i>.<field>"), written and read like a weights file (model/checkpoint.cpp), so
 // that reading one never runs LibTorch's TorchScript importer.
 
+#include "model/optimizer_state.h"
+
 #include <ATen/core/Dict.h>
-#include <c10/util/string_utils.h>
 #include <torch/optim/adam.h>
 #include <torch/optim/adamw.h>
 #include <torch/optim/rmsprop.h>
 #include <torch/serialize.h>
 
 #include <map>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -20,7 +22,25 @@ namespace atento::model {
 namespace {
 
 using torch::optim::OptimizerParamState;
-using StateMap = ska::flat_hash_map<std::string, std::unique_ptr<OptimizerParamState>>;
+using StateMap =
+    std::remove_reference_t<decltype(std::declval<torch::optim::Optimizer&>().state())>;
+using StateKey = StateMap::key_type;
+
+// LibTorch 1.x: the address printed (c10::guts::to_string); 2.x: the address.
+template <class Key>
+Key key_of(void* impl) {
+  if constexpr (std::is_same_v<Key, std::string>) {
+    std::ostringstream printed;
+    printed << impl;
+    return printed.str();
+  } else {
+    return impl;
+  }
+}
+
+StateKey state_key(const torch::Tensor& parameter) {
+  return key_of<StateKey>(parameter.unsafeGetTensorImpl());
+}
 
 std::string kind_of(const torch::optim::Optimizer& optimizer) {
   if (dynamic_cast<const torch::optim::AdamW*>(&optimizer)) return "adamw";
@@ -67,10 +87,6 @@ std::vector<torch::Tensor> parameters(const torch::optim::Optimizer& optimizer) 
   return all;
 }
 
-std::string state_key(const torch::Tensor& parameter) {
-  return c10::guts::to_string(parameter.unsafeGetTensorImpl());
-}
-
 // One parameter's state from `stored` (entries "<prefix><field>"); counts the entries used.
 std::unique_ptr<OptimizerParamState> read_state(const std::string& kind, const std::string& prefix,
                                                 const torch::Tensor& parameter,
@@ -98,6 +114,20 @@ std::unique_ptr<OptimizerParamState> read_state(const std::string& kind, const s
 }
 
 }  // namespace
+
+OptimizerParamState* find_optimizer_state(torch::optim::Optimizer& optimizer,
+                                          const torch::Tensor& parameter) {
+  const auto found = optimizer.state().find(state_key(parameter));
+  return found == optimizer.state().end() ? nullptr : found->second.get();
+}
+
+OptimizerParamState& put_optimizer_state(torch::optim::Optimizer& optimizer,
+                                         const torch::Tensor& parameter,
+                                         std::unique_ptr<OptimizerParamState> state) {
+  auto& slot = optimizer.state()[state_key(parameter)];
+  slot = std::move(state);
+  return *slot;
+}
 
 std::string serialize_optimizer(const torch::optim::Optimizer& optimizer) {
   const std::string kind = kind_of(optimizer);
