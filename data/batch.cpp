@@ -130,6 +130,31 @@ Batch collate(const std::vector<Example>& examples, const std::vector<int64_t>& 
   return batch;
 }
 
+Batch pad_batch(const Batch& batch, int64_t rows, int64_t src_len, int64_t tgt_len) {
+  const int64_t B = batch.src.size(0), S = batch.src.size(1), T = batch.tgt_in.size(1);
+  if (B > rows || S > src_len || T > tgt_len) {
+    throw std::invalid_argument("pad_batch: a batch of " + std::to_string(B) + " x " +
+                                std::to_string(S) + " / " + std::to_string(T) + " does not fit " +
+                                std::to_string(rows) + " x " + std::to_string(src_len) + " / " +
+                                std::to_string(tgt_len));
+  }
+  // [B,L] → [rows,length], the new entries 0 (padding id, keep false)
+  auto pad = [&](const at::Tensor& t, int64_t length) {
+    auto out = at::zeros({rows, length}, t.options());
+    out.narrow(0, 0, B).narrow(1, 0, t.size(1)).copy_(t);
+    return out;
+  };
+  Batch out;
+  out.src = pad(batch.src, src_len);
+  out.src_keep = pad(batch.src_keep, src_len);
+  out.tgt_in = pad(batch.tgt_in, tgt_len);
+  out.tgt_out = pad(batch.tgt_out, tgt_len);
+  out.tgt_keep = pad(batch.tgt_keep, tgt_len);
+  out.target_tokens = batch.target_tokens;
+  out.indices = batch.indices;
+  return out;
+}
+
 std::vector<int64_t> shard(const std::vector<int64_t>& indices, int64_t rank, int64_t world) {
   if (world < 1 || rank < 0 || rank >= world) {
     throw std::invalid_argument("shard: rank " + std::to_string(rank) + " of " +

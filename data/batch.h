@@ -27,6 +27,12 @@ struct Batch {
 /// empty selection, an index out of range or a target shorter than [bos] [eos].
 Batch collate(const std::vector<Example>& examples, const std::vector<int64_t>& indices);
 
+/// `batch` padded to `rows` × `src_len` (source) and `rows` × `tgt_len` (target) with padding
+/// rows and positions (id 0, keep false): a fixed shape for a batch of varying size (a CUDA
+/// graph's buffers). target_tokens and indices are kept. Throws std::invalid_argument when
+/// the batch is larger than the shape in any dimension.
+Batch pad_batch(const Batch& batch, int64_t rows, int64_t src_len, int64_t tgt_len);
+
 /// Rank `rank`'s part of a batch shared by `world` data-parallel ranks: a contiguous slice,
 /// sizes differing by at most one (empty when the batch has fewer examples than ranks).
 std::vector<int64_t> shard(const std::vector<int64_t>& indices, int64_t rank, int64_t world);

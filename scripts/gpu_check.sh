@@ -4,7 +4,7 @@
 #   tests run on CUDA) → pinpoint the crash after the second validation → train
 #   configs/fast.json and configs/base.json on CUDA for a bounded time → translate and evaluate
 #   on CUDA and on the CPU → bf16 → training tokens/s beside the PyTorch peer's on the book
-#   configuration, with peak GPU memory.
+#   configuration, with peak GPU memory, and with its steps as CUDA graphs (train.cuda_graphs).
 #
 # usage: scripts/gpu_check.sh --libtorch DIR [--deps DIR] [--zip spa-eng.zip] [--peer ref_torch.py]
 #                             [--minutes N] [--configs "fast base"] [--build DIR] [--device cuda:N] [--skip-ctest]
@@ -118,6 +118,11 @@ if run devices -- "$BUILD/atento_tests_model" --gtest_filter='*Devices*'; then
     bad "device tests skipped CUDA: this LibTorch sees no GPU"
   else ok "model invariants and CPU-vs-CUDA agreement on CUDA"; fi
 else bad "model device tests (see $LOG/devices.log)"; fi
+if run graphs -- "$BUILD/atento_tests_train" --gtest_filter='StepGraphs.*'; then
+  if [ "$DRY" = 0 ] && grep -q "needs a CUDA device" "$LOG/graphs.log"; then
+    bad "the CUDA graph test skipped: no CUDA device or a LibTorch without CUDA"
+  else ok "training steps captured as CUDA graphs give the eager steps' weights"; fi
+else bad "CUDA graph tests (see $LOG/graphs.log)"; fi
 
 # --- 3. data ---------------------------------------------------------------------------------
 if [ -n "$ZIP" ]; then run data -- scripts/get_data.sh "$ZIP" || bad "get_data.sh $ZIP"; fi
@@ -275,6 +280,10 @@ rm -rf runs/gpu_book
 with_peak_memory train_book -- "$BUILD/atento-train" --config configs/book.json \
   --device "$DEVICE" --out runs/gpu_book --set "train.time_budget_minutes=$MINUTES" \
   --set train.max_epochs=0 || bad "train book (see $LOG/train_book.log)"
+rm -rf runs/gpu_book_graphs
+run train_book_graphs -- "$BUILD/atento-train" --config configs/book.json --device "$DEVICE" \
+  --out runs/gpu_book_graphs --set "train.time_budget_minutes=$MINUTES" --set train.max_epochs=0 \
+  --set train.cuda_graphs=true || bad "train book with CUDA graphs (see $LOG/train_book_graphs.log)"
 peer_rate="skipped (no --peer)"
 # The peer needs a Python with PyTorch: Debian's, or the GPU machine's own (first on PATH).
 peer_python=/usr/bin/python3
@@ -301,6 +310,9 @@ atento_rate="$(json_last runs/gpu_book/log.jsonl train tokens_per_s) tokens/s,"
 atento_rate+=" accuracy $(json_last runs/gpu_book/log.jsonl valid next_word_accuracy),"
 atento_rate+=" peak GPU memory $(cat "$LOG/train_book.peak" 2>/dev/null)"
 printf '%-10s %s\n' "atento" "$atento_rate"
+graphs_rate="$(json_last runs/gpu_book_graphs/log.jsonl train tokens_per_s) tokens/s,"
+graphs_rate+=" accuracy $(json_last runs/gpu_book_graphs/log.jsonl valid next_word_accuracy)"
+printf '%-10s %s\n' "graphs" "$graphs_rate (train.cuda_graphs)"
 printf '%-10s %s\n' "peer" "$peer_rate"
 
 echo

@@ -248,6 +248,7 @@ void visit(V& v, C& o, const TrainOptions*) {
   v("device", o.device);
   v("precision", o.precision, kPrecisions);
   v("init_from", o.init_from);
+  v("cuda_graphs", o.cuda_graphs);
 }
 template <class V, class C>
 void visit(V& v, C& o, const TranslateOptions*) {

@@ -111,6 +111,10 @@ struct TrainOptions {
   std::string init_from;
   /// fp32 | bf16 (autocast) | auto (int8 is for decoding only).
   Precision precision = Precision::kFp32;
+  /// Training steps as CUDA graphs, one per padded batch shape (app/train/step_graphs.h); off
+  /// in a data-parallel group, with accumulate > 1 and with the adaptive softmax. Without CUDA
+  /// the steps run their graph form eagerly (a check of its arithmetic, not a speed-up).
+  bool cuda_graphs = false;
 };
 
 struct TranslateOptions {

@@ -20,6 +20,7 @@
 #include "app/model_dir/weights_file.h"
 #include "app/scoring/classification_metrics.h"
 #include "app/train/checkpoint_dir.h"
+#include "app/train/gradient_clipping.h"
 #include "app/train/optimizer.h"
 #include "app/train/schedule.h"
 #include "app/train/split_files.h"
@@ -236,7 +237,7 @@ void FilterTrainer::train_step() {
     correct += logits.gt(0).eq(batch.labels.gt(0.5)).sum().item<double>();
     pairs += batch.ids.size(0);
   }
-  if (t.clip_norm > 0) torch::nn::utils::clip_grad_norm_(model_->parameters(), t.clip_norm);
+  if (t.clip_norm > 0) clip_gradients(model_->parameters(), t.clip_norm);
   optimizer_->step();
   state_.step++;
   state_.examples += pairs;

@@ -66,6 +66,13 @@ RealPositionTerms real_position_terms(model::Seq2Seq& model, const data::Batch& 
   return out;
 }
 
+/// Label smoothing (Szegedy et al. 2016) as torch's cross_entropy: ε spread uniformly over the
+/// vocabulary (over the head and the target's tail with the adaptive softmax). [N] → [N].
+torch::Tensor smoothed_losses(const model::OutputTerms& terms, double label_smoothing) {
+  if (label_smoothing <= 0) return terms.nll;
+  return (1.0 - label_smoothing) * terms.nll + label_smoothing * terms.smoothing;
+}
+
 }  // namespace
 
 BatchObjective teacher_forced(model::Seq2Seq& model, const data::Batch& batch,
@@ -76,19 +83,30 @@ BatchObjective teacher_forced(model::Seq2Seq& model, const data::Batch& batch,
   const auto& targets = positions.targets;
   const auto& host_rows = positions.host_rows;
 
-  // Label smoothing (Szegedy et al. 2016) as torch's cross_entropy: ε spread uniformly over
-  // the vocabulary (over the head and the target's tail with the adaptive softmax).
-  auto loss = label_smoothing > 0
-                  ? ((1.0 - label_smoothing) * terms.nll + label_smoothing * terms.smoothing).sum()
-                  : terms.nll.sum();
   BatchObjective out;
-  out.loss = loss;
+  out.loss = smoothed_losses(terms, label_smoothing).sum();
   out.nll_sum = terms.nll.sum().detach().to(torch::kDouble);
   if (terms.predicted.defined()) {
     out.correct = terms.predicted.eq(targets).sum();
     out.judged = host_rows.size(0);
   }
   out.tokens = host_rows.size(0);
+  return out;
+}
+
+BatchObjective teacher_forced_static(model::Seq2Seq& model, const data::Batch& batch,
+                                     double label_smoothing, bool count_correct) {
+  auto encoded = model->encode(batch.src, batch.src_keep);
+  auto hidden = model->decode_hidden(encoded, batch.tgt_in, batch.tgt_keep);  // [B,T,D]
+  auto flat = hidden.reshape({-1, hidden.size(-1)});                          // [B*T,D]
+  auto targets = batch.tgt_out.reshape({-1});                                 // [B*T]
+  auto keep = batch.tgt_keep.reshape({-1});                                   // [B*T]
+  auto terms = model->output_terms(flat, targets, count_correct);
+  auto weight = keep.to(terms.nll.scalar_type());  // [B*T]: 1 real, 0 padding
+  BatchObjective out;
+  out.loss = (smoothed_losses(terms, label_smoothing) * weight).sum();
+  out.nll_sum = (terms.nll * weight).sum().detach().to(torch::kDouble);
+  if (terms.predicted.defined()) out.correct = terms.predicted.eq(targets).logical_and(keep).sum();
   return out;
 }
 

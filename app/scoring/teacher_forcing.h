@@ -64,6 +64,14 @@ BatchObjective teacher_forced(model::Seq2Seq& model, const data::Batch& batch,
                               double label_smoothing, const torch::Device& device,
                               bool count_correct = true);
 
+/// teacher_forced for a batch already on the model's device and of a shape fixed by the caller
+/// (a CUDA graph's static buffers, app/train/step_graphs.h): every position runs through the
+/// output layer and padding is weighted 0 instead of left out, so nothing depends on the data's
+/// values on the host and nothing waits for the device. `tokens` and `judged` stay 0 (the
+/// caller knows its batch's). Equal to teacher_forced up to the order of the additions.
+BatchObjective teacher_forced_static(model::Seq2Seq& model, const data::Batch& batch,
+                                     double label_smoothing, bool count_correct = true);
+
 /// Loss and next-word accuracy over `examples`, in eval mode without gradients, the forward
 /// passes at `precision`.
 TeacherForcedTotals evaluate_teacher_forced(model::Seq2Seq& model,

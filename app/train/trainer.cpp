@@ -25,10 +25,14 @@
 #include "app/distributed/gradient_reducer.h"
 #include "app/model_dir/model_dir.h"
 #include "app/model_dir/weights_file.h"
+#include "app/train/capturable_optimizer.h"
 #include "app/train/checkpoint_dir.h"
+#include "app/train/cuda_graph.h"
+#include "app/train/gradient_clipping.h"
 #include "app/train/optimizer.h"
 #include "app/train/schedule.h"
 #include "app/train/split_files.h"
+#include "app/train/step_graphs.h"
 #include "app/train/stop_reason.h"
 #include "app/train/validation_decision.h"
 #include "data/random.h"
@@ -103,6 +107,7 @@ int Trainer::run() {
   broadcast_weights(group_, *model_);
   if (average_) broadcast_weights(group_, *average_);
   announce(resumed, threads);
+  set_up_step_graphs();
   start_clock_and_batches();
   return run_loop();
 }
@@ -248,6 +253,31 @@ void Trainer::start_clock_and_batches() {
   model_->train();
 }
 
+void Trainer::set_up_step_graphs() {
+  const auto& t = config_.train;
+  if (!t.cuda_graphs) return;
+  std::string off;
+  if (group_.distributed()) off = "a data-parallel group";
+  if (t.accumulate > 1) off = "train.accumulate > 1";
+  if (!config_.model.adaptive_cutoffs.empty()) {
+    off = "the adaptive softmax (the rows of its clusters depend on the batch's words)";
+  }
+  if (!off.empty()) {
+    display_->message("train.cuda_graphs: off for this run: " + off);
+    return;
+  }
+  capturable_ = std::make_unique<CapturableOptimizerStep>(*optimizer_, t, device_);
+  graphs_ = std::make_unique<StepGraphs>([this](StepBuffers& buffers) { static_step(buffers); },
+                                         device_, /*capture=*/true, config_.tokenizer.src_len,
+                                         config_.tokenizer.tgt_len - 1);
+  if (!device_.is_cuda() || !cuda_graphs_built()) {
+    display_->message("train.cuda_graphs: no CUDA graphs on " + config_.train.device +
+                      (cuda_graphs_built() ? "" : " (LibTorch without CUDA)") +
+                      ": the steps run their graph form eagerly (padded, the same "
+                      "arithmetic; a check, slower)");
+  }
+}
+
 void Trainer::segment_epoch() {
   const double alpha = config_.tokenizer.sample_alpha;
   if (alpha <= 0) return;
@@ -298,24 +328,8 @@ void Trainer::train_step() {
   // rank draws its own masks (rank 0's are those of one process).
   torch::manual_seed(t.seed + 1000003ULL * (state_.step + 1) + 7919ULL * group_.rank());
   learning_rate_ = learning_rate(t, state_.step, clock_s_);
-  set_learning_rate(*optimizer_, learning_rate_);
-  // Undefined gradients (PyTorch's set_to_none) spare a zero-fill of every parameter
-  // gradient per step; backward then writes instead of accumulating.
-  for (auto& parameter : model_->parameters()) parameter.mutable_grad() = torch::Tensor();
   int64_t step_tokens = 0;
-  auto step_loss = accumulate_gradients(window_, step_tokens);
-  synchronise(step_loss);
-  // On the CPU reading the loss costs nothing: every step is checked before its update, as
-  // before. On CUDA the check is queued on the device and read at log steps and before any
-  // checkpoint is written (check_losses_finite), so a step never waits for the device.
-  if (!device_.is_cuda()) {
-    last_step_loss_ = step_loss.item<double>();
-    if (!std::isfinite(last_step_loss_)) throw_non_finite(state_.step + 1, state_.step + 1);
-  } else {
-    losses_nonfinite_.logical_or_(step_loss.isfinite().logical_not());
-  }
-  if (t.clip_norm > 0) torch::nn::utils::clip_grad_norm_(model_->parameters(), t.clip_norm);
-  optimizer_->step();
+  auto step_loss = graphs_ ? graphed_step(step_tokens) : eager_step(step_tokens);
   state_.step++;
   if (average_) {
     model::update_average(*average_, *model_, model::average_decay(t.ema_decay, state_.step));
@@ -325,6 +339,68 @@ void Trainer::train_step() {
   state_.elapsed_s = now;
   report_step(now, step_loss);
   if (t.eval_every_steps > 0 && state_.step % t.eval_every_steps == 0) validate_now();
+}
+
+torch::Tensor Trainer::eager_step(int64_t& step_tokens) {
+  const auto& t = config_.train;
+  set_learning_rate(*optimizer_, learning_rate_);
+  // Undefined gradients (PyTorch's set_to_none) spare a zero-fill of every parameter
+  // gradient per step; backward then writes instead of accumulating.
+  for (auto& parameter : model_->parameters()) parameter.mutable_grad() = torch::Tensor();
+  auto step_loss = accumulate_gradients(window_, step_tokens);
+  synchronise(step_loss);
+  check_step_loss(step_loss);  // before the update, on the CPU
+  if (t.clip_norm > 0) clip_gradients(model_->parameters(), t.clip_norm);
+  optimizer_->step();
+  return step_loss;
+}
+
+torch::Tensor Trainer::graphed_step(int64_t& step_tokens) {
+  const auto batch = data::collate(train_, batches_[state_.batch_in_epoch++]);
+  step_tokens = batch.target_tokens;
+  capturable_->set_learning_rate(learning_rate_);
+  const StepBuffers& out =
+      graphs_->run(batch, static_cast<double>(std::max<int64_t>(step_tokens, 1)));
+  capturable_->count_step();
+  // Copies: the buffers belong to the graph, which the next step overwrites.
+  BatchObjective objective;
+  objective.nll_sum = out.nll_sum.clone();
+  objective.correct = out.correct.clone();
+  objective.judged = objective.tokens = step_tokens;
+  window_.add(objective);
+  auto step_loss = out.step_loss.clone();
+  check_step_loss(step_loss);  // after the update: the graph holds both
+  return step_loss;
+}
+
+void Trainer::static_step(StepBuffers& buffers) {
+  const auto& t = config_.train;
+  for (auto& parameter : model_->parameters()) parameter.mutable_grad() = torch::Tensor();
+  BatchObjective objective;
+  {
+    AutocastGuard autocast(t.precision, device_);  // the forward pass; backward outside
+    objective = teacher_forced_static(model_, buffers.batch, t.label_smoothing);
+  }
+  auto loss = objective.loss / buffers.loss_divisor;  // [] float
+  loss.backward();
+  torch::NoGradGuard no_grad;
+  buffers.step_loss.copy_(loss);
+  buffers.nll_sum.copy_(objective.nll_sum);
+  buffers.correct.copy_(objective.correct);
+  if (t.clip_norm > 0) clip_gradients(model_->parameters(), t.clip_norm);
+  capturable_->queue_step();
+}
+
+void Trainer::check_step_loss(const torch::Tensor& step_loss) {
+  // On the CPU reading the loss costs nothing: every step is checked. On CUDA the check is
+  // queued on the device and read at log steps and before any checkpoint is written
+  // (check_losses_finite), so a step never waits for the device.
+  if (!device_.is_cuda()) {
+    last_step_loss_ = step_loss.item<double>();
+    if (!std::isfinite(last_step_loss_)) throw_non_finite(state_.step + 1, state_.step + 1);
+  } else {
+    losses_nonfinite_.logical_or_(step_loss.isfinite().logical_not());
+  }
 }
 
 void Trainer::throw_non_finite(int64_t first_step, int64_t last_step) const {

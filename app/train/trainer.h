@@ -29,8 +29,11 @@
 
 namespace atento {
 
+class CapturableOptimizerStep;
 class GradientReducer;
+class StepGraphs;
 class StopSignals;
+struct StepBuffers;
 
 /// Command line of atento-train.
 struct TrainArgs {
@@ -85,6 +88,8 @@ class Trainer : public TrainingLoop {
   bool load_checkpoint();
   void announce(bool resumed, int64_t threads);
   void start_clock_and_batches();
+  /// With train.cuda_graphs: the fixed-shape steps (step_graphs.h), or a message why not.
+  void set_up_step_graphs();
   /// With tokenizer.sample_alpha: this epoch's sampled segmentation of the training pairs into
   /// train_, the same on every rank and after a resume (seeded by train.seed and the epoch).
   void segment_epoch();
@@ -102,6 +107,14 @@ class Trainer : public TrainingLoop {
   void before_checkpoint() override { check_losses_finite(); }
   bool writes_directory() const override { return group_.is_main(); }
   // --- the steps ---
+  /// One step as LibTorch's optimiser runs it; returns the step's loss ([] double, device).
+  torch::Tensor eager_step(int64_t& step_tokens);
+  /// One step through graphs_ (train.cuda_graphs); returns the step's loss.
+  torch::Tensor graphed_step(int64_t& step_tokens);
+  /// What a graph captures: forward, backward, clipping and the update on `buffers`.
+  void static_step(StepBuffers& buffers);
+  /// Throws (CPU) or queues the check (CUDA) of a step's loss being finite.
+  void check_step_loss(const torch::Tensor& step_loss);
   /// Forward and backward over this rank's shards of the step's `accumulate` batches, their
   /// sums added to `totals`, the global batches' target tokens added to `tokens`; returns this
   /// rank's part of the step's loss ([] double, on the device).
@@ -128,6 +141,8 @@ class Trainer : public TrainingLoop {
   model::Seq2Seq model_{nullptr};
   model::Seq2Seq average_{nullptr};  ///< moving average of model_ (train.ema_decay > 0)
   std::unique_ptr<torch::optim::Optimizer> optimizer_;
+  std::unique_ptr<CapturableOptimizerStep> capturable_;  ///< with graphs_
+  std::unique_ptr<StepGraphs> graphs_;                   ///< train.cuda_graphs, where possible
   std::vector<data::Example> train_, valid_;
   /// With tokenizer.sample_alpha: the training pairs' text (segment_epoch).
   std::vector<data::Pair> train_text_;

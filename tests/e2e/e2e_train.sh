@@ -47,6 +47,30 @@ a=$(json_get "$WORK/once/log.jsonl" "$pick"); b=$(json_get "$WORK/twice/log.json
 cmp -s "$WORK/once/model.safetensors" "$WORK/twice/model.safetensors" && pass "resumed weights are bit-identical" \
   || fail "resumed weights differ"
 
+# --- train.cuda_graphs: on the CPU the steps run their graph form (padded to buckets, the
+# --- device-side optimiser) eagerly; without dropout it trains LibTorch's weights ---------
+# (eps 1e-4: the attention key bias's gradient is 0 in exact arithmetic and rounding noise in
+# floats, which Adam with eps 1e-9 turns into lr-sized steps of either sign.)
+nodrop=("${words[@]}" --set model.dropout=0 --set train.max_steps=20 --set train.eps=1e-4)
+"$TRAIN" --config configs/sample.json --out "$WORK/eager-form" "${nodrop[@]}" >/dev/null 2>&1
+expect_exit 0 "trains with train.cuda_graphs=true on the CPU" -- "$TRAIN" \
+  --config configs/sample.json --out "$WORK/graph-form" "${nodrop[@]}" --set train.cuda_graphs=true
+expect_stderr "train.cuda_graphs: no CUDA graphs on cpu" "it says that nothing is captured here"
+diff=$("$BUILD/atento_weights_diff" "$WORK/eager-form/model.safetensors" "$WORK/graph-form/model.safetensors")
+python3 -c "import sys; d=float('$diff'.split()[-1]); sys.exit(not (0 <= d < 1e-3))" 2>/dev/null \
+  && pass "the graph form trains LibTorch's weights after 20 steps ($diff)" \
+  || fail "the graph form's weights differ: $diff"
+"$TRAIN" --config configs/sample.json --out "$WORK/graph-twice" "${nodrop[@]}" \
+  --set train.cuda_graphs=true --set train.max_steps=10 >/dev/null 2>&1
+"$TRAIN" --config configs/sample.json --out "$WORK/graph-twice" "${nodrop[@]}" \
+  --set train.cuda_graphs=true >/dev/null 2>&1
+cmp -s "$WORK/graph-form/model.safetensors" "$WORK/graph-twice/model.safetensors" \
+  && pass "the graph form resumes bit-identically" || fail "the graph form's resume differs"
+expect_exit 0 "train.cuda_graphs with the adaptive softmax trains as before" -- "$TRAIN" \
+  --config configs/sample.json --out "$WORK/graph-adaptive" "${nodrop[@]}" --set train.max_steps=3 \
+  --set train.cuda_graphs=true --set 'model.adaptive_cutoffs=[50,300]' --set model.tie_embeddings=false
+expect_stderr "train.cuda_graphs: off for this run: the adaptive softmax" "and says why it is off"
+
 # --- the linear schedule under a time budget: the rate follows the clock down to 0 ---------
 # No validation BLEU here: its translations at every epoch end would spend the 15 s budget.
 "$TRAIN" --config configs/sample.json --out "$WORK/clock" "${words[@]}" --set train.lr=0.001 \

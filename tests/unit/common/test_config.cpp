@@ -317,6 +317,7 @@ const std::map<std::string, std::set<std::string>> kEveryKey = {
       "warmup_steps",
       "label_smoothing",
       "clip_norm",
+      "cuda_graphs",
       "ema_decay",
       "batch_size",
       "batch_tokens",

@@ -85,6 +85,26 @@ TEST(BatchCollate, RejectsBadIndicesAndTargetsWithoutBosEos) {
   EXPECT_THROW(collate(examples, {1}), std::invalid_argument);
 }
 
+TEST(BatchPad, AddsPaddingRowsAndPositionsKeepingTheBatch) {
+  const std::vector<Example> examples = {{{10, 11}, {2, 20, 3}}, {{13}, {2, 3}}};
+  const Batch batch = collate(examples, {0, 1});
+  const Batch padded = pad_batch(batch, 4, 5, 3);
+  EXPECT_EQ(padded.src.sizes(), (at::IntArrayRef{4, 5}));
+  EXPECT_EQ(padded.tgt_in.sizes(), (at::IntArrayRef{4, 3}));
+  EXPECT_EQ(row(padded.src, 0), (Ids{10, 11, 0, 0, 0}));
+  EXPECT_EQ(row(padded.tgt_out, 0), (Ids{20, 3, 0}));
+  EXPECT_EQ(row(padded.src, 3), (Ids{0, 0, 0, 0, 0}));
+  EXPECT_EQ(padded.src_keep.sum().item<int64_t>(), batch.src_keep.sum().item<int64_t>());
+  EXPECT_EQ(padded.tgt_keep.sum().item<int64_t>(), batch.target_tokens);
+  EXPECT_EQ(padded.target_tokens, batch.target_tokens);
+  EXPECT_EQ(padded.indices, batch.indices);
+  EXPECT_TRUE(at::equal(padded.tgt_out.ne(0), padded.tgt_keep));
+  EXPECT_TRUE(at::equal(pad_batch(batch, 2, 2, 2).src, batch.src));  // already that shape
+  EXPECT_THROW(pad_batch(batch, 1, 5, 3), std::invalid_argument);
+  EXPECT_THROW(pad_batch(batch, 4, 1, 3), std::invalid_argument);
+  EXPECT_THROW(pad_batch(batch, 4, 5, 1), std::invalid_argument);
+}
+
 // Examples of random lengths (1–30 source, 2–32 target), reproducibly.
 std::vector<Example> random_examples(int n, uint64_t seed) {
   SplitMix64 rng(seed);
