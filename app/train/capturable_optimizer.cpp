@@ -42,7 +42,8 @@ std::unique_ptr<OptimizerParamState> zero_state(OptimizerKind kind, const torch:
   throw std::logic_error("unknown optimizer");
 }
 
-int64_t step_count(OptimizerKind kind, OptimizerParamState& state) {
+/// The step count a state keeps (checkpoints save it).
+int64_t& step_count(OptimizerKind kind, OptimizerParamState& state) {
   switch (kind) {
     case OptimizerKind::kAdam:
       return static_cast<torch::optim::AdamParamState&>(state).step();
@@ -133,25 +134,7 @@ void CapturableOptimizerStep::queue_rmsprop() {
 }
 
 void CapturableOptimizerStep::count_step() {
-  for (auto* state : states_) {
-    switch (options_.optimizer) {
-      case OptimizerKind::kAdam: {
-        auto& s = static_cast<torch::optim::AdamParamState&>(*state);
-        s.step(s.step() + 1);
-        break;
-      }
-      case OptimizerKind::kAdamW: {
-        auto& s = static_cast<torch::optim::AdamWParamState&>(*state);
-        s.step(s.step() + 1);
-        break;
-      }
-      case OptimizerKind::kRmsprop: {
-        auto& s = static_cast<torch::optim::RMSpropParamState&>(*state);
-        s.step(s.step() + 1);
-        break;
-      }
-    }
-  }
+  for (auto* state : states_) ++step_count(options_.optimizer, *state);
 }
 
 }  // namespace atento
