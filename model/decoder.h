@@ -73,11 +73,23 @@ class DecoderImpl : public torch::nn::Module {
   torch::Tensor step_at(std::vector<LayerCache>& caches, const torch::Tensor& tokens,
                         const torch::Tensor& positions, const torch::Tensor& self_keep,
                         const torch::Tensor& cross_keep);
+  /// One step in a fixed shape (CUDA graphs, model/static_greedy.h): tokens [B] at position
+  /// `position` ([1] int64, never read on the host; the caller keeps it below max_len) over
+  /// caches with write_position set and capacity C; self_keep [1,1,1,C] marks the columns
+  /// written so far, this step's included; cross_keep [B,1,1,S]. → hidden [B,D]
+  torch::Tensor step_static(std::vector<LayerCache>& caches, const torch::Tensor& tokens,
+                            const torch::Tensor& position, const torch::Tensor& self_keep,
+                            const torch::Tensor& cross_keep);
 
   DecoderOptions options;
   PositionalEmbedding embed{nullptr};
   torch::nn::ModuleList layers{nullptr};
   torch::nn::LayerNorm final_norm{nullptr};  ///< pre-norm only
+
+ private:
+  /// The blocks and the final norm over embedded positions x [B,1,D] → hidden [B,D].
+  torch::Tensor cached_layers(std::vector<LayerCache>& caches, torch::Tensor x,
+                              const torch::Tensor& self_keep, const torch::Tensor& cross_keep);
 };
 TORCH_MODULE(Decoder);
 

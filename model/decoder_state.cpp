@@ -16,6 +16,14 @@ void LayerCache::append(const torch::Tensor& k, const torch::Tensor& v) {
   TORCH_CHECK(k.dim() == 4 && k.sizes() == v.sizes(),
               "LayerCache::append: keys and values must be [B,H,T,Dh], got ", k.sizes(), " and ",
               v.sizes());
+  if (write_position.defined()) {
+    TORCH_CHECK(k.size(2) == 1 && self_k.defined() && k.size(0) == self_k.size(0),
+                "LayerCache::append: a fixed-shape cache takes one position of its rows at a time");
+    // [B,H,1,Dh] into column write_position of [B,H,capacity,Dh]
+    self_k.index_copy_(2, write_position, k);
+    self_v.index_copy_(2, write_position, v);
+    return;
+  }
   const int64_t added = k.size(2), needed = length + added;
   const int64_t capacity = self_k.defined() ? self_k.size(2) : 0;
   if (needed > capacity) {

@@ -20,17 +20,27 @@ struct LayerCache {
   /// continuous batching, where rows start at different columns.
   int64_t first = 0;
   torch::Tensor cross_k, cross_v;  ///< [B,H,S,Dh], computed once from the encoder output
-  /// Writes k, v [B,H,T,Dh] at positions length..length+T-1, growing the buffers if needed.
+  /// Fixed shape (CUDA graphs, model/static_greedy.h): when defined, [1] int64 on the
+  /// buffers' device, the position that append writes (T = 1) without growing or counting;
+  /// keys()/values() are then the whole buffers, and the caller masks the columns not
+  /// written yet.
+  torch::Tensor write_position;
+  /// Writes k, v [B,H,T,Dh] at positions length..length+T-1, growing the buffers if needed
+  /// (or at write_position, which see).
   void append(const torch::Tensor& k, const torch::Tensor& v);
   /// Moves columns [column, length) to the front of the buffers (continuous batching reclaims
   /// the columns no row attends any more); length and first drop by `column`.
   void keep_from(int64_t column);
   /// Columns the buffers hold; 0 before the first append.
   int64_t capacity() const { return self_k.defined() ? self_k.size(2) : 0; }
-  /// Cached keys [B,H,length-first,Dh] (a view of the buffer).
-  torch::Tensor keys() const { return self_k.narrow(2, first, length - first); }
-  /// Cached values [B,H,length-first,Dh] (a view of the buffer).
-  torch::Tensor values() const { return self_v.narrow(2, first, length - first); }
+  /// Cached keys [B,H,length-first,Dh] (a view of the buffer; all of it with write_position).
+  torch::Tensor keys() const {
+    return write_position.defined() ? self_k : self_k.narrow(2, first, length - first);
+  }
+  /// Cached values [B,H,length-first,Dh] (as keys()).
+  torch::Tensor values() const {
+    return write_position.defined() ? self_v : self_v.narrow(2, first, length - first);
+  }
 };
 
 /// Explicit decoding state. A copy shares the cache buffers with the original, which

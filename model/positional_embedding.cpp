@@ -39,6 +39,14 @@ torch::Tensor PositionalEmbeddingImpl::forward(const torch::Tensor& ids, int64_t
 
 torch::Tensor PositionalEmbeddingImpl::forward_at(const torch::Tensor& ids,
                                                   const torch::Tensor& at) {
+  TORCH_CHECK(!positions || at.numel() == 0 ||
+                  (at.min().item<int64_t>() >= 0 && at.max().item<int64_t>() < options.max_len()),
+              "PositionalEmbedding::forward_at: positions must lie in 0..", options.max_len() - 1);
+  return forward_at_unchecked(ids, at);
+}
+
+torch::Tensor PositionalEmbeddingImpl::forward_at_unchecked(const torch::Tensor& ids,
+                                                            const torch::Tensor& at) {
   check_token_ids(ids, "PositionalEmbedding input");
   TORCH_CHECK(ids.size(1) == 1 && at.dim() == 1 && at.size(0) == ids.size(0),
               "PositionalEmbedding::forward_at: ids [B,1] and positions [B] expected, got ",
@@ -47,9 +55,6 @@ torch::Tensor PositionalEmbeddingImpl::forward_at(const torch::Tensor& ids,
   if (!positions) {
     return x;
   }
-  TORCH_CHECK(at.numel() == 0 ||
-                  (at.min().item<int64_t>() >= 0 && at.max().item<int64_t>() < options.max_len()),
-              "PositionalEmbedding::forward_at: positions must lie in 0..", options.max_len() - 1);
   // [B] → [B,D] → [B,1,D]
   return x + positions->weight.index_select(0, at).unsqueeze(1);
 }

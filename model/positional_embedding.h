@@ -37,6 +37,9 @@ class PositionalEmbeddingImpl : public torch::nn::Module {
   /// ids [B,1] int64, row b at position at[b] ([B] int64): rows at different positions
   /// (continuous batching) → [B,1,D]. Throws when a position lies beyond the table.
   torch::Tensor forward_at(const torch::Tensor& ids, const torch::Tensor& at);
+  /// As forward_at, without reading `at` back to check its range (a captured CUDA graph may
+  /// not read the device): the caller guarantees positions inside the table.
+  torch::Tensor forward_at_unchecked(const torch::Tensor& ids, const torch::Tensor& at);
 
   PositionalEmbeddingOptions options;
   torch::nn::Embedding tokens{nullptr};

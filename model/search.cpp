@@ -22,25 +22,6 @@ struct SearchPlan {
   torch::Tensor forbidden;       ///< token ids never emitted: pad, bos, and eos when forced
 };
 
-void check_search_options(const ModelOptions& arch, const torch::Tensor& src,
-                          const SearchOptions& options) {
-  TORCH_CHECK(src.dim() == 2 && src.scalar_type() == torch::kLong,
-              "search: source must be [B,S] int64 token ids, got ", src.sizes(), " ",
-              src.scalar_type());
-  auto is_token = [&](int64_t id) { return id >= 0 && id < arch.tgt_vocab && id != kPadId; };
-  TORCH_CHECK(is_token(options.bos_id) && is_token(options.eos_id),
-              "search: bos_id and eos_id must be target token ids other than padding (", kPadId,
-              ") below ", arch.tgt_vocab, ", got ", options.bos_id, " and ", options.eos_id);
-  TORCH_CHECK(options.beam >= 1, "search: beam must be >= 1, got ", options.beam);
-  TORCH_CHECK(options.n_best >= 1 && options.n_best <= options.beam,
-              "search: n_best must lie in 1..beam (", options.beam, "), got ", options.n_best);
-  TORCH_CHECK(options.max_len_ratio >= 0.0 && options.max_len_extra >= 0,
-              "search: max_len_ratio and max_len_extra must not be negative");
-  TORCH_CHECK(options.force_len >= 0 && options.force_len <= arch.max_len,
-              "search: force_len must lie in 0..max_len (", arch.max_len, "), got ",
-              options.force_len);
-}
-
 SearchPlan prepare(const Seq2Seq& model, const torch::Tensor& src, const SearchOptions& options) {
   const auto& arch = model->options();
   check_search_options(arch, src, options);
@@ -350,6 +331,25 @@ void keep_n_best(std::vector<std::vector<Hypothesis>>& finished, int64_t n_best)
 }
 
 }  // namespace
+
+void check_search_options(const ModelOptions& arch, const torch::Tensor& src,
+                          const SearchOptions& options) {
+  TORCH_CHECK(src.dim() == 2 && src.scalar_type() == torch::kLong,
+              "search: source must be [B,S] int64 token ids, got ", src.sizes(), " ",
+              src.scalar_type());
+  auto is_token = [&](int64_t id) { return id >= 0 && id < arch.tgt_vocab && id != kPadId; };
+  TORCH_CHECK(is_token(options.bos_id) && is_token(options.eos_id),
+              "search: bos_id and eos_id must be target token ids other than padding (", kPadId,
+              ") below ", arch.tgt_vocab, ", got ", options.bos_id, " and ", options.eos_id);
+  TORCH_CHECK(options.beam >= 1, "search: beam must be >= 1, got ", options.beam);
+  TORCH_CHECK(options.n_best >= 1 && options.n_best <= options.beam,
+              "search: n_best must lie in 1..beam (", options.beam, "), got ", options.n_best);
+  TORCH_CHECK(options.max_len_ratio >= 0.0 && options.max_len_extra >= 0,
+              "search: max_len_ratio and max_len_extra must not be negative");
+  TORCH_CHECK(options.force_len >= 0 && options.force_len <= arch.max_len,
+              "search: force_len must lie in 0..max_len (", arch.max_len, "), got ",
+              options.force_len);
+}
 
 int64_t output_limit(const ModelOptions& arch, int64_t src_len, const SearchOptions& options) {
   if (options.force_len > 0) return options.force_len;

@@ -47,6 +47,11 @@ struct Hypothesis {
   std::vector<torch::Tensor> attention;
 };
 
+/// Throws c10::Error unless src is [B,S] int64 and the options are in range (bos and eos
+/// target tokens other than padding, 1 <= n_best <= beam, force_len within max_len).
+void check_search_options(const ModelOptions& arch, const torch::Tensor& src,
+                          const SearchOptions& options);
+
 /// Most output tokens (eos included) for a source of `src_len` real tokens:
 /// options.force_len when set, else min(max_len, floor(max_len_ratio · src_len) +
 /// max_len_extra), at least 1.

@@ -123,6 +123,11 @@ if run graphs -- "$BUILD/atento_tests_train" --gtest_filter='StepGraphs.*'; then
     bad "the CUDA graph test skipped: no CUDA device or a LibTorch without CUDA"
   else ok "training steps captured as CUDA graphs give the eager steps' weights"; fi
 else bad "CUDA graph tests (see $LOG/graphs.log)"; fi
+if run decode_graphs -- "$BUILD/atento_tests_translate" --gtest_filter='GreedyGraphs.*'; then
+  if [ "$DRY" = 0 ] && grep -q "needs a CUDA device" "$LOG/decode_graphs.log"; then
+    bad "the CUDA graph decoding test skipped: no CUDA device or a LibTorch without CUDA"
+  else ok "greedy decoding steps captured as CUDA graphs give the eager hypotheses"; fi
+else bad "CUDA graph decoding tests (see $LOG/decode_graphs.log)"; fi
 
 # --- 3. data ---------------------------------------------------------------------------------
 if [ -n "$ZIP" ]; then run data -- scripts/get_data.sh "$ZIP" || bad "get_data.sh $ZIP"; fi
@@ -231,6 +236,19 @@ for cfg in $CONFIGS; do
       --input "$out/test.tsv" --output "$LOG/hyps_${cfg}_$dev.txt" \
       && ok "translate $cfg on $dev" || bad "translate $cfg on $dev"
   done
+  # Greedy decoding as CUDA graphs (translate.cuda_graphs) against continuous batching.
+  for mode in eager graphs; do
+    flags=(--beam 1)
+    [ "$mode" = graphs ] && flags+=(--set translate.cuda_graphs=true)
+    run "greedy_${cfg}_$mode" -- "$BUILD/atento-translate" --model "$out" --device "$DEVICE" \
+      --input "$out/test.tsv" --output "$LOG/greedy_${cfg}_$mode.txt" "${flags[@]}" \
+      || bad "greedy translation of $cfg, $mode (see $LOG/greedy_${cfg}_$mode.log)"
+  done
+  if [ "$DRY" = 0 ]; then
+    note "greedy $cfg on $DEVICE: $(grep -h 'sentences/s' "$LOG/greedy_${cfg}_eager.log" | tail -1)"
+    note "the same as CUDA graphs: $(grep -h 'sentences/s' "$LOG/greedy_${cfg}_graphs.log" | tail -1);" \
+      "$(diff "$LOG/greedy_${cfg}_eager.txt" "$LOG/greedy_${cfg}_graphs.txt" | grep -c '^<') lines differ"
+  fi
   if run "eval_$cfg" -- "$BUILD/atento-eval" --model "$out" --pairs "$out/test.tsv" --json \
        --device "$DEVICE"; then ok "eval $cfg on $DEVICE: $(tail -1 "$LOG/eval_$cfg.log" 2>/dev/null)"
   else bad "eval $cfg"; fi

@@ -263,6 +263,7 @@ void visit(V& v, C& o, const TranslateOptions*) {
   v("threads", o.threads);
   v("device", o.device);
   v("precision", o.precision, kPrecisions);
+  v("cuda_graphs", o.cuda_graphs);
 }
 
 template <class V, class C>

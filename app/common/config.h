@@ -142,6 +142,10 @@ struct TranslateOptions {
   std::string device = "cpu";
   /// fp32 | bf16 (autocast) | int8 (int8 weights, CPU) | auto.
   Precision precision = Precision::kFp32;
+  /// atento-translate's greedy decoding as CUDA graphs, one per padded batch shape
+  /// (app/translate/greedy_graphs.h), in whole batches instead of continuous batching. Without
+  /// CUDA the steps run their graph form eagerly (a check of its arithmetic, not a speed-up).
+  bool cuda_graphs = false;
 };
 
 /// The pair filter (atento-filter): a classifier of sentence pairs, fine-tuned from a trained

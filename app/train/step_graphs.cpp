@@ -4,20 +4,10 @@
 
 #include <algorithm>
 
-#include "app/train/cuda_graph.h"
+#include "app/common/cuda_graph.h"
 
 namespace atento {
 namespace {
-
-int64_t round_up(int64_t value, int64_t multiple) {
-  return (value + multiple - 1) / multiple * multiple;
-}
-
-int64_t power_of_two_at_least(int64_t value) {
-  int64_t power = 1;
-  while (power < value) power *= 2;
-  return power;
-}
 
 StepBuffers make_buffers(const StepShape& shape, const torch::Device& device) {
   const auto longs = torch::TensorOptions(torch::kLong).device(device);
@@ -103,16 +93,10 @@ const StepBuffers& StepGraphs::run(const data::Batch& batch, double divisor) {
   }
   Bucket& bucket = bucket_for(shape);
   fill(bucket.buffers, batch, divisor);
-  if (!capture_) {
-    step_(bucket.buffers);
-    eager_steps_++;
-  } else if (bucket.graph) {
-    bucket.graph->replay();
-  } else {
-    // The bucket's first step: run (the warm-up) and captured for the steps after it.
-    bucket.graph = capture_cuda_graph([&] { step_(bucket.buffers); }, device_);
-    captured_++;
-  }
+  // The bucket's first step is run (the warm-up) and captured for the steps after it.
+  const auto step = [&] { step_(bucket.buffers); };
+  if (run_or_replay(bucket.graph, capture_, step, device_)) captured_++;
+  if (!capture_) eager_steps_++;
   return bucket.buffers;
 }
 

@@ -13,6 +13,7 @@
 #include <optional>
 #include <sstream>
 
+#include "app/common/cuda_graph.h"
 #include "app/common/directory_lock.h"
 #include "app/common/event_log.h"
 #include "app/common/files.h"
@@ -27,7 +28,6 @@
 #include "app/model_dir/weights_file.h"
 #include "app/train/capturable_optimizer.h"
 #include "app/train/checkpoint_dir.h"
-#include "app/train/cuda_graph.h"
 #include "app/train/gradient_clipping.h"
 #include "app/train/optimizer.h"
 #include "app/train/schedule.h"

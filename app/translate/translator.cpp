@@ -15,11 +15,13 @@
 #include <sstream>
 #include <utility>
 
+#include "app/common/cuda_graph.h"
 #include "app/common/files.h"
 #include "app/common/overrides.h"
 #include "app/common/precision.h"
 #include "app/common/runtime.h"
 #include "app/translate/attention_records.h"
+#include "app/translate/greedy_graphs.h"
 #include "app/translate/greedy_workers.h"
 #include "app/translate/html_translation.h"
 #include "app/translate/input_lines.h"
@@ -47,7 +49,7 @@ model::SearchOptions search_options(const TrainedModel& trained) {
 
 std::vector<std::vector<model::Hypothesis>> translate_sources(
     TrainedModel& trained, const std::vector<std::vector<int64_t>>& sources,
-    const model::SearchOptions& search, int64_t batch_size) {
+    const model::SearchOptions& search, int64_t batch_size, GreedyGraphs* graphs) {
   std::vector<std::vector<model::Hypothesis>> results(sources.size());
   std::vector<size_t> order(sources.size());
   std::iota(order.begin(), order.end(), 0);
@@ -74,7 +76,7 @@ std::vector<std::vector<model::Hypothesis>> translate_sources(
     std::vector<std::vector<model::Hypothesis>> hypotheses;
     {
       DecodingPrecisionGuard precision(trained.config.translate.precision, trained.device);
-      hypotheses = model::translate_batch(trained.model, src, search);
+      hypotheses = graphs ? graphs->run(src) : model::translate_batch(trained.model, src, search);
     }
     for (size_t i = begin; i < end; ++i) results[order[i]] = std::move(hypotheses[i - begin]);
     // Give the batch's freed buffers back to the system: without this the heap keeps the
@@ -198,7 +200,9 @@ class WindowDecoder {
   WindowDecoder(TrainedModel& trained, const model::SearchOptions& search)
       : trained_(trained), search_(search) {
     const auto& t = trained.config.translate;
-    if (greedy_streamable(search)) {
+    if (t.cuda_graphs) {
+      set_up_graphs();
+    } else if (greedy_streamable(search)) {
       pool_.emplace(trained, search, static_cast<size_t>(t.batch_size),
                     decoder_threads(t.threads, 0, trained.device));
     }
@@ -210,7 +214,8 @@ class WindowDecoder {
   /// `in`'s hypotheses, in source order.
   std::vector<std::vector<model::Hypothesis>> collect(size_t ticket, const EncodedInput& in) {
     if (!pool_) {  // trims after each of its batches
-      return translate_sources(trained_, in.sources, search_, trained_.config.translate.batch_size);
+      return translate_sources(trained_, in.sources, search_, trained_.config.translate.batch_size,
+                               graphs_ ? &*graphs_ : nullptr);
     }
     auto hypotheses = pool_->collect(ticket);
     malloc_trim(0);  // as after each whole batch: freed buffers back to the system
@@ -218,9 +223,26 @@ class WindowDecoder {
   }
 
  private:
+  /// translate.cuda_graphs: greedy batches through GreedyGraphs, where the search is greedy.
+  void set_up_graphs() {
+    if (!greedy_streamable(search_)) {
+      std::cerr << "translate.cuda_graphs: off for this search (graphs decode greedily: beam "
+                   "1, cached, without --attention or --force-len)\n";
+      return;
+    }
+    graphs_.emplace(trained_.model, search_, trained_.device, /*capture=*/true);
+    if (!graphs_->capturing()) {
+      std::cerr << "translate.cuda_graphs: no CUDA graphs on " << trained_.device
+                << (cuda_graphs_built() ? "" : " (LibTorch without CUDA)")
+                << ": the steps run their graph form eagerly (padded, the same arithmetic; a "
+                   "check, slower)\n";
+    }
+  }
+
   TrainedModel& trained_;
   const model::SearchOptions search_;
   std::optional<GreedyPool> pool_;
+  std::optional<GreedyGraphs> graphs_;
 };
 
 /// A window read, encoded and handed to the decoder, not yet written.

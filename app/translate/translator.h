@@ -10,6 +10,8 @@
 
 namespace atento {
 
+class GreedyGraphs;
+
 /// Command line of atento-translate. Unset numbers (0) fall back to the model's config.
 struct TranslateArgs {
   std::string model_dir;
@@ -39,10 +41,11 @@ model::SearchOptions search_options(const TrainedModel& trained);
 
 /// Translates tokenized sources in batches of `batch_size` hypothesis rows (max(1,
 /// batch_size / beam) sentences), sorted by length so that padding stays small, and returns
-/// the hypotheses in input order.
+/// the hypotheses in input order. With `graphs`, each batch is decoded by it
+/// (translate.cuda_graphs; greedy only).
 std::vector<std::vector<model::Hypothesis>> translate_sources(
     TrainedModel& trained, const std::vector<std::vector<int64_t>>& sources,
-    const model::SearchOptions& search, int64_t batch_size);
+    const model::SearchOptions& search, int64_t batch_size, GreedyGraphs* graphs = nullptr);
 
 /// The best translation of each of `texts`: segmented as translate.split_sentences says
 /// (app/translate/text_segments.h), translated piece by piece, joined with the text's spacing;

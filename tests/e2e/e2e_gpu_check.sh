@@ -13,7 +13,7 @@ expect_exit 0 "the dry run prints the plan" -- "$G" --dry-run --libtorch /opt/li
 for step in "cmake -S . -B build-gpu .*-DCMAKE_PREFIX_PATH=/opt/libtorch\\\\;/opt/deps" \
             "ctest --test-dir build-gpu" "atento-train --config configs/fast.json --device cuda" \
             "atento-translate --model runs/gpu_fast --device cpu" "train.precision=bf16" \
-            "peer +skipped"; do
+            "translate.cuda_graphs=true" "gtest_filter=GreedyGraphs" "peer +skipped"; do
   grep -qE -- "$step" "$WORK/stdout" && pass "the plan has: $step" || fail "the plan lacks: $step"
 done
 if ! command -v nvidia-smi >/dev/null || ! nvidia-smi -L >/dev/null 2>&1; then

@@ -42,6 +42,16 @@ total=$(wc -l <"$WORK/sentences.es")
 [ "$total" -gt 0 ] && [ $((same * 10)) -ge $((total * 8)) ] \
   && pass "--precision int8: $same of $total translations as in fp32" \
   || fail "--precision int8: only $same of $total translations as in fp32"
+# Greedy decoding in the fixed shapes of CUDA graphs (translate.cuda_graphs), eagerly on the
+# CPU: the same translations, and the CPU says why there is no graph.
+"$T" --model "$model" --input "$WORK/sentences.en" --beam 1 --set translate.cuda_graphs=true \
+  >"$WORK/sentences.graphs.es" 2>"$WORK/graphs.err"
+cmp -s "$WORK/sentences.graphs.es" "$WORK/sentences.es" \
+  && pass "translate.cuda_graphs: the graph form gives the same translations" \
+  || fail "translate.cuda_graphs changes translations: $(diff "$WORK/sentences.graphs.es" "$WORK/sentences.es" | head -4)"
+grep -q "translate.cuda_graphs: no CUDA graphs on cpu" "$WORK/graphs.err" \
+  && pass "translate.cuda_graphs on the CPU says it runs eagerly" \
+  || fail "no message for translate.cuda_graphs on the CPU: $(head -3 "$WORK/graphs.err")"
 # The same sentences as paragraphs of 1 to 6 sentences a line.
 python3 - "$WORK/sentences.en" "$WORK/sentences.es" "$WORK/para.en" "$WORK/para.expected" <<'PY'
 import sys

@@ -338,7 +338,7 @@ const std::map<std::string, std::set<std::string>> kEveryKey = {
       "precision"}},
     {"translate",
      {"beam", "length_penalty", "n_best", "max_len_ratio", "max_len_extra", "batch_size",
-      "use_cache", "split_sentences", "threads", "device", "precision"}},
+      "use_cache", "split_sentences", "threads", "device", "precision", "cuda_graphs"}},
     {"filter", {"pretrained", "random_init", "noise_fraction", "threshold", "batch_size"}},
     {"distributed", {"backend", "timeout_s"}}};
 
@@ -440,6 +440,7 @@ Config non_default_config() {
   c.train.seed = 7;
   c.train.device = "cuda:1";
   c.train.precision = Precision::kBf16;
+  c.train.cuda_graphs = true;
   c.translate.beam = 5;
   c.translate.length_penalty = 1.0;
   c.translate.n_best = 2;
@@ -451,6 +452,7 @@ Config non_default_config() {
   c.translate.threads = 2;
   c.translate.device = "cuda";
   c.translate.precision = Precision::kBf16;
+  c.translate.cuda_graphs = true;
   c.filter.pretrained = "runs/sample";
   c.filter.random_init = true;
   c.filter.noise_fraction = 0.25;
@@ -529,6 +531,7 @@ TEST(Config, JsonRoundTripPreservesEveryField) {
   EXPECT_EQ(r.train.seed, c.train.seed);
   EXPECT_EQ(r.train.device, c.train.device);
   EXPECT_EQ(r.train.precision, c.train.precision);
+  EXPECT_EQ(r.train.cuda_graphs, c.train.cuda_graphs);
   EXPECT_EQ(r.translate.beam, c.translate.beam);
   EXPECT_EQ(r.translate.length_penalty, c.translate.length_penalty);
   EXPECT_EQ(r.translate.n_best, c.translate.n_best);
@@ -540,6 +543,7 @@ TEST(Config, JsonRoundTripPreservesEveryField) {
   EXPECT_EQ(r.translate.threads, c.translate.threads);
   EXPECT_EQ(r.translate.device, c.translate.device);
   EXPECT_EQ(r.translate.precision, c.translate.precision);
+  EXPECT_EQ(r.translate.cuda_graphs, c.translate.cuda_graphs);
   EXPECT_EQ(r.filter.pretrained, c.filter.pretrained);
   EXPECT_EQ(r.filter.random_init, c.filter.random_init);
   EXPECT_EQ(r.filter.noise_fraction, c.filter.noise_fraction);

@@ -1,12 +1,15 @@
 // Tier 2: greedy and beam search: agreement between the paths (beam 1 == greedy, cached ==
-// uncached, batch == one by one), ordering, length limits, and recovery of memorised pairs.
+// uncached, batch == one by one, the fixed-shape greedy form of CUDA graphs == greedy),
+// ordering, length limits, and recovery of memorised pairs.
 
 #include <gtest/gtest.h>
 #include <torch/torch.h>
 
 #include <cmath>
 
+#include "model/eval_mode.h"
 #include "model/search.h"
+#include "model/static_greedy.h"
 #include "tests/unit/test_model_util.h"
 
 namespace atento::model {
@@ -212,6 +215,59 @@ TEST(ModelSearch, AllPaddingSourceRowDecodesWithFiniteScores) {
       EXPECT_LE(hypotheses[0].tokens.size(), 16u);
     }
   }
+}
+
+TEST(ModelSearch, StaticGreedyGivesGreedySearchHypotheses) {
+  auto random = random_model();  // runs to the length limits
+  for (auto* model : {&memorised().model, &random}) {
+    const auto src = model == &random ? random_source() : memorised().src;
+    for (int64_t force_len : {0, 5}) {
+      auto options = search_options(1);
+      options.force_len = force_len;
+      expect_same_tokens(static_greedy_search(*model, src, options),
+                         greedy_search(*model, src, options));
+    }
+  }
+  // An all-padding row, as an empty line arrives.
+  const auto src = pad_rows({{4, 5, 6}, {}, {7}}, 3);
+  expect_same_tokens(static_greedy_search(random, src, search_options(1)),
+                     greedy_search(random, src, search_options(1)));
+}
+
+TEST(ModelSearch, StaticGreedyBuffersServeSmallerBatchesOneAfterAnother) {
+  // A bucket's buffers (8 rows, 12 source columns) take batches of fewer rows and shorter
+  // sources in turn, nothing of one left over into the next.
+  auto& m = memorised();
+  const auto options = search_options(1);
+  const int64_t capacity = output_limit(m.model->options(), 12, options);
+  EvalModeGuard eval_mode(*m.model);
+  auto state = make_static_greedy(m.model, 8, 12, capacity, options, torch::kCPU);
+  const auto first = m.src.narrow(0, 0, 5);
+  const auto second = memorised().src.narrow(0, 5, 3);
+  const auto alone = pad_rows({{9, 10, 11}});
+  for (const auto& src : {first, second, alone, first}) {
+    load_static_greedy(m.model, state, src);
+    for (int64_t step = 0; step < state.capacity(); ++step) static_greedy_step(m.model, state);
+    EXPECT_TRUE(static_greedy_done(state));
+    expect_same_tokens(static_greedy_results(state, src.size(0)),
+                       greedy_search(m.model, src, options));
+  }
+  EXPECT_THROW(load_static_greedy(m.model, state, torch::ones({9, 4}, torch::kLong)), c10::Error);
+  EXPECT_THROW(load_static_greedy(m.model, state, torch::ones({2, 13}, torch::kLong)), c10::Error);
+}
+
+TEST(ModelSearch, StaticGreedyRefusesWhatItCannotDo) {
+  auto random = random_model();  // max_len 16
+  auto options = search_options(1);
+  EXPECT_THROW(make_static_greedy(random, 4, 8, 17, options, torch::kCPU), c10::Error);
+  // Buffers too short for a sentence's output limit.
+  auto state = make_static_greedy(random, 4, 8, 2, options, torch::kCPU);
+  EXPECT_THROW(load_static_greedy(random, state, random_source().narrow(1, 0, 8)), c10::Error);
+  options.record_attention = true;
+  EXPECT_THROW(make_static_greedy(random, 4, 8, 16, options, torch::kCPU), c10::Error);
+  options = search_options(1);
+  options.use_cache = false;
+  EXPECT_THROW(make_static_greedy(random, 4, 8, 16, options, torch::kCPU), c10::Error);
 }
 
 TEST(ModelSearch, RestoresTrainingModeAndRejectsBadOptions) {

@@ -8,9 +8,9 @@
 #include <memory>
 #include <vector>
 
+#include "app/common/cuda_graph.h"
 #include "app/scoring/teacher_forcing.h"
 #include "app/train/capturable_optimizer.h"
-#include "app/train/cuda_graph.h"
 #include "app/train/gradient_clipping.h"
 #include "app/train/optimizer.h"
 #include "app/train/step_graphs.h"

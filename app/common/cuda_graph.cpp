@@ -1,4 +1,4 @@
-#include "app/train/cuda_graph.h"
+#include "app/common/cuda_graph.h"
 
 #include <stdexcept>
 
@@ -86,5 +86,29 @@ std::unique_ptr<CapturedWork> capture_cuda_graph(const std::function<void()>&,
 }
 
 #endif
+
+bool run_or_replay(std::unique_ptr<CapturedWork>& graph, bool capture,
+                   const std::function<void()>& work, const torch::Device& device) {
+  if (!capture) {
+    work();
+    return false;
+  }
+  if (graph) {
+    graph->replay();
+    return false;
+  }
+  graph = capture_cuda_graph(work, device);  // the first run: the warm-up, then the capture
+  return true;
+}
+
+int64_t round_up(int64_t value, int64_t multiple) {
+  return (value + multiple - 1) / multiple * multiple;
+}
+
+int64_t power_of_two_at_least(int64_t value) {
+  int64_t power = 1;
+  while (power < value) power *= 2;
+  return power;
+}
 
 }  // namespace atento

@@ -6,6 +6,7 @@
 
 #include <torch/types.h>
 
+#include <cstdint>
 #include <functional>
 #include <memory>
 
@@ -22,6 +23,18 @@ class CapturedWork {
 
 /// Whether this build can capture CUDA graphs (LibTorch built with CUDA).
 bool cuda_graphs_built();
+
+/// One run of `work` where a graph may hold it: eagerly without `capture`; else a replay of
+/// `graph`, or, while `graph` is null, a run that captures it (capture_cuda_graph). Returns
+/// whether this run captured.
+bool run_or_replay(std::unique_ptr<CapturedWork>& graph, bool capture,
+                   const std::function<void()>& work, const torch::Device& device);
+
+/// `value` rounded up to a multiple of `multiple` (> 0): a graph bucket's length.
+int64_t round_up(int64_t value, int64_t multiple);
+
+/// The least power of two ≥ `value`: a graph bucket's rows.
+int64_t power_of_two_at_least(int64_t value);
 
 /// Runs `work` once on a side stream of `device` (a real run: LibTorch initialises lazily what
 /// a capture must find ready) and then captures it, autocast's weight cache off, into a graph
