@@ -115,8 +115,6 @@ torch::Tensor DecoderImpl::step(DecoderState& state, const torch::Tensor& tokens
 torch::Tensor DecoderImpl::step_at(std::vector<LayerCache>& caches, const torch::Tensor& tokens,
                                    const torch::Tensor& positions, const torch::Tensor& self_keep,
                                    const torch::Tensor& cross_keep) {
-  TORCH_CHECK(caches.size() == layers->size(), "decode step: ", caches.size(), " layer caches for ",
-              layers->size(), " decoder layers");
   const int64_t rows = tokens.size(0);
   auto x = embed->forward_at(tokens.view({rows, 1}), positions);  // [B] → [B,1] → [B,1,D]
   return cached_layers(caches, std::move(x), self_keep, cross_keep);
@@ -126,8 +124,6 @@ torch::Tensor DecoderImpl::step_static(std::vector<LayerCache>& caches, const to
                                        const torch::Tensor& position,
                                        const torch::Tensor& self_keep,
                                        const torch::Tensor& cross_keep) {
-  TORCH_CHECK(caches.size() == layers->size(), "decode step: ", caches.size(), " layer caches for ",
-              layers->size(), " decoder layers");
   const int64_t rows = tokens.size(0);
   // [B] → [B,1] → [B,1,D], every row at `position` ([1] → [B])
   auto x = embed->forward_at_unchecked(tokens.view({rows, 1}), position.expand({rows}));
@@ -137,6 +133,8 @@ torch::Tensor DecoderImpl::step_static(std::vector<LayerCache>& caches, const to
 torch::Tensor DecoderImpl::cached_layers(std::vector<LayerCache>& caches, torch::Tensor x,
                                          const torch::Tensor& self_keep,
                                          const torch::Tensor& cross_keep) {
+  TORCH_CHECK(caches.size() == layers->size(), "decode step: ", caches.size(), " layer caches for ",
+              layers->size(), " decoder layers");
   for (size_t i = 0; i < layers->size(); ++i) {
     x = layers->ptr<DecoderLayerImpl>(i)->forward(x, self_keep, torch::Tensor(), cross_keep,
                                                   &caches[i]);

@@ -1,5 +1,6 @@
 #include "app/common/cuda_graph.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 #if ATENTO_WITH_CUDA_GRAPHS
@@ -101,8 +102,9 @@ bool run_or_replay(std::unique_ptr<CapturedWork>& graph, bool capture,
   return true;
 }
 
-int64_t round_up(int64_t value, int64_t multiple) {
-  return (value + multiple - 1) / multiple * multiple;
+int64_t bucket_length(int64_t length, int64_t cap) {
+  const int64_t rounded = (length + 7) / 8 * 8;
+  return std::max(length, std::min(rounded, cap));
 }
 
 int64_t power_of_two_at_least(int64_t value) {

@@ -30,8 +30,9 @@ bool cuda_graphs_built();
 bool run_or_replay(std::unique_ptr<CapturedWork>& graph, bool capture,
                    const std::function<void()>& work, const torch::Device& device);
 
-/// `value` rounded up to a multiple of `multiple` (> 0): a graph bucket's length.
-int64_t round_up(int64_t value, int64_t multiple);
+/// A graph bucket's length for `length`: up to a multiple of 8, at most `cap` (the longest the
+/// bucket may be), never below `length`.
+int64_t bucket_length(int64_t length, int64_t cap);
 
 /// The least power of two ≥ `value`: a graph bucket's rows.
 int64_t power_of_two_at_least(int64_t value);

@@ -31,9 +31,8 @@ StepBuffers make_buffers(const StepShape& shape, const torch::Device& device) {
 StepShape step_bucket(const data::Batch& batch, int64_t max_src, int64_t max_tgt) {
   StepShape shape;
   shape.rows = power_of_two_at_least(batch.src.size(0));
-  shape.src_len = std::max(batch.src.size(1), std::min(round_up(batch.src.size(1), 8), max_src));
-  shape.tgt_len =
-      std::max(batch.tgt_in.size(1), std::min(round_up(batch.tgt_in.size(1), 8), max_tgt));
+  shape.src_len = bucket_length(batch.src.size(1), max_src);
+  shape.tgt_len = bucket_length(batch.tgt_in.size(1), max_tgt);
   return shape;
 }
 

@@ -53,8 +53,8 @@ std::vector<std::vector<model::Hypothesis>> GreedyGraphs::run(const torch::Tenso
   const int64_t rows = power_of_two_at_least(src.size(0));
   // Up to a multiple of 8, within the positions the model has (a longer source is refused by
   // the encoder as it would be without graphs).
-  const int64_t src_len = std::max<int64_t>(
-      {int64_t{1}, src.size(1), std::min(round_up(src.size(1), 8), model_->options().max_len)});
+  const int64_t src_len =
+      std::max<int64_t>(1, bucket_length(src.size(1), model_->options().max_len));
   const bool known = buckets_.count({rows, src_len}) > 0;
   // Beyond the graphs' budget: eager steps on buffers of the batch's own shape, not kept.
   if (capture_ && !known && captured_ >= max_graphs_) {
