@@ -232,6 +232,7 @@ void visit(V& v, C& o, const TrainOptions*) {
   v("ema_decay", o.ema_decay);
   v("batch_size", o.batch_size);
   v("batch_tokens", o.batch_tokens);
+  v("bucket_by_length", o.bucket_by_length);
   v("accumulate", o.accumulate);
   v("max_epochs", o.max_epochs);
   v("max_steps", o.max_steps);

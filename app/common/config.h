@@ -74,6 +74,9 @@ struct TrainOptions {
   int64_t batch_size = 0;
   /// Token budget per batch (padded), when batch_size is 0.
   int64_t batch_tokens = 4096;
+  /// Sort sentences into batches of similar lengths (inside windows of the shuffled corpus), so
+  /// that little padding is computed; false = batches of random sentences, as the book's.
+  bool bucket_by_length = true;
   /// Batches whose gradients are summed before one optimiser step.
   int64_t accumulate = 1;
   /// Stop after this many epochs (0 = no limit).

@@ -71,6 +71,7 @@ data::BatchOptions batching(const TrainOptions& t) {
   data::BatchOptions options;
   options.batch_size = t.batch_size;
   options.batch_tokens = t.batch_tokens;
+  options.bucket_by_length = t.bucket_by_length;
   return options;
 }
 

@@ -321,6 +321,7 @@ const std::map<std::string, std::set<std::string>> kEveryKey = {
       "ema_decay",
       "batch_size",
       "batch_tokens",
+      "bucket_by_length",
       "accumulate",
       "max_epochs",
       "max_steps",
@@ -425,6 +426,7 @@ Config non_default_config() {
   c.train.ema_decay = 0.9;
   c.train.batch_size = 32;
   c.train.batch_tokens = 1000;
+  c.train.bucket_by_length = false;
   c.train.accumulate = 2;
   c.train.max_epochs = 3;
   c.train.max_steps = 500;
@@ -516,6 +518,7 @@ TEST(Config, JsonRoundTripPreservesEveryField) {
   EXPECT_EQ(r.train.ema_decay, c.train.ema_decay);
   EXPECT_EQ(r.train.batch_size, c.train.batch_size);
   EXPECT_EQ(r.train.batch_tokens, c.train.batch_tokens);
+  EXPECT_EQ(r.train.bucket_by_length, c.train.bucket_by_length);
   EXPECT_EQ(r.train.accumulate, c.train.accumulate);
   EXPECT_EQ(r.train.max_epochs, c.train.max_epochs);
   EXPECT_EQ(r.train.max_steps, c.train.max_steps);
