@@ -202,7 +202,6 @@ else bad "SentencePiece configuration (see $LOG/spm.log, $LOG/spm_translate.log)
 # library it lies in (the earlier backtrace had no frames: a jump to a bad address or a frame
 # without unwind data); gdb's view of every thread; the host heap checked by glibc; the CUDA
 # side under compute-sanitizer; and the old heap tuning (mallopt) forced back on.
-note "crash after the second validation (fast.json, validation every 40 steps)"
 CRASH=(--config configs/fast.json --device "$DEVICE" --set train.eval_every_steps=40
        --set train.max_steps=200 --set train.time_budget_minutes=0 --set train.log_every_steps=20)
 write_fault_handler() {
@@ -243,6 +242,7 @@ __attribute__((constructor)) static void install(void) {
 C
 }
 if skipped crash; then note "crash check skipped (--skip crash)"; else
+note "crash after the second validation (fast.json, validation every 40 steps)"
 rm -rf runs/gpu_crash
 if run crash_plain -- "$BUILD/atento-train" "${CRASH[@]}" --out runs/gpu_crash; then
   ok "fast.json on CUDA survives 5 validations"
