@@ -60,7 +60,7 @@ build/atento-translate --model "$model" --format html --input "$out/paragraphs.h
   --output "$out/paragraphs.es.html" "${flags[@]}" 2>"$out/html.err"
 # The plain paragraphs' translation (scripts/bench_real_text.sh writes it too: kept when it
 # has their number of lines).
-[ "$(wc -l <"$out/paragraphs.es" 2>/dev/null)" = "$(wc -l <"$out/paragraphs.en")" ] ||
+[ "$( { wc -l <"$out/paragraphs.es"; } 2>/dev/null)" = "$(wc -l <"$out/paragraphs.en")" ] ||
   build/atento-translate --model "$model" --input "$out/paragraphs.en" \
   --output "$out/paragraphs.es" "${flags[@]}" 2>>"$out/html.err"
 build/atento-eval --model "$model" --pairs "$out/paragraphs.tsv" --json \
