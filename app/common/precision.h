@@ -9,8 +9,8 @@
 // Decoding has a third choice, int8 (model/int8_linear.h: int8 weights per output channel,
 // input rows quantised at run time), which training refuses. The decoding rule for `auto`
 // (auto_decoding_precision): bf16 where the CPU has native bfloat16, else int8 where Atento's
-// int8 kernel runs (model/int8_gemm.h; AVX512-VNNI: 1.8× fp32 greedy, 1.4× beam 4; AVX2: 1.16×
-// greedy, 1.55× beam 4 in CPU seconds, docs/results.md#int8-decoding), else fp32.
+// int8 kernel runs (model/int8_gemm.h), else fp32. Measured speeds of each precision, by CPU and
+// model: docs/results.md#int8-decoding.
 
 #include <torch/types.h>
 
