@@ -62,6 +62,29 @@ TrainedModel open_translation_model(const std::string& dir, const std::string& w
   }
 }
 
+std::string direction(const data::CorpusOptions& data) {
+  return data.source_lang + "→" + data.target_lang;
+}
+
+// The reverse model must translate the other way, by its own config (data.source_lang →
+// data.target_lang): given one of the forward direction (the forward model itself, or one
+// trained on the swapped corpus with its languages left as they were) its cross-entropy of the
+// swapped pairs would be fitted as the reverse one without a word.
+void check_reverse_direction(const data::CorpusOptions& forward, const data::CorpusOptions& reverse,
+                             const std::string& reverse_dir, const std::string& filter_dir) {
+  if (reverse.source_lang == forward.target_lang && reverse.target_lang == forward.source_lang) {
+    return;
+  }
+  const std::string wanted = forward.target_lang + "→" + forward.source_lang;
+  const std::string how =
+      "train it on the corpus with its columns swapped and --set data.source_lang=" +
+      forward.target_lang + " --set data.target_lang=" + forward.source_lang;
+  throw std::runtime_error(filter_dir + ": the reverse model '" + reverse_dir + "' translates " +
+                           direction(reverse) + " and the forward model (filter.pretrained) " +
+                           direction(forward) + "; a reverse model translates " + wanted + " (" +
+                           how + ")");
+}
+
 std::vector<data::Pair> swapped_sides(const std::vector<data::Pair>& pairs) {
   std::vector<data::Pair> out;
   out.reserve(pairs.size());
@@ -134,6 +157,8 @@ CrossEntropyModels load_cross_entropy_models(const LoadedFilter& filter,
   if (!reverse_model.empty()) {
     models.reverse = open_translation_model(reverse_model, "reverse (Spanish→English) model",
                                             model_dir, filter.device);
+    check_reverse_direction(models.forward.config.data, models.reverse->config.data, reverse_model,
+                            model_dir);
   }
   return models;
 }

@@ -216,8 +216,9 @@ expect_exit 0 "pairs longer than the models' lengths are cut, not refused" -- "$
 awk -F'\t' '{print $2 "\t" $1}' "$pre/train.tsv" "$pre/valid.tsv" >"$WORK/swapped.tsv"
 rev=$WORK/reverse
 expect_exit 0 "trains a tiny Spanish-to-English model" -- "$TRAIN" --config configs/sample.json \
-  --out "$rev" --set data.corpus="$WORK/swapped.tsv" --set train.max_steps=20 \
-  --set train.eval_every_steps=0 "${SAMPLE_SETTINGS[@]}"
+  --out "$rev" --set data.corpus="$WORK/swapped.tsv" --set data.source_lang=es \
+  --set data.target_lang=en --set train.max_steps=20 --set train.eval_every_steps=0 \
+  "${SAMPLE_SETTINGS[@]}"
 expect_exit 0 "fits the dual combination with --reverse-model" -- "$FILTER" --model "$combo" \
   --fit-combination --reverse-model "$rev"
 grep -q "^reverse_ce " "$WORK/stdout" && grep -q "^ce_difference " "$WORK/stdout" \
@@ -226,6 +227,13 @@ expect_exit 0 "evaluates with the dual combination" -- "$FILTER" --model "$combo
   --evaluate "$out/test_noisy.tsv"
 grep -q "^scores: the score combination (combination.json: classifier_logit, forward_ce, reverse_ce, ce_difference)" \
   "$WORK/stdout" && pass "--evaluate names the four features" || fail "dual: $(head -1 "$WORK/stdout")"
+cp "$combo/combination.json" "$WORK/dual.json"
+expect_exit 1 "a reverse model of the forward direction is an error" -- "$FILTER" --model "$combo" \
+  --fit-combination --reverse-model "$pre"
+expect_stderr "translates en→es and the forward model .*en→es; a reverse model translates es→en" \
+  "names both directions and the one wanted"
+cmp -s "$combo/combination.json" "$WORK/dual.json" && pass "the refused fit left combination.json as it was" \
+  || fail "the refused fit changed combination.json"
 # bad combinations: a missing translation model, a malformed file
 orphan=$WORK/orphan
 cp -r "$combo" "$orphan"
