@@ -54,13 +54,20 @@ int main(int argc, char** argv) {
                               "Also write the model's translations to this file (one per "
                               "distinct source)")
                    ->excludes(hyps));
+    auto* short_outputs =
+        app.add_option("--short-outputs", args.short_outputs,
+                       "Write the short translations (the 'short' figure's) as "
+                       "source<TAB>translation<TAB>unseen|seen<TAB>references; needs the "
+                       "model directory's train.tsv");
+    model_only(short_outputs);
     model_only(app.add_flag("--no-split", args.no_split,
                             "Translate each source whole instead of sentence by sentence"));
     model_only(app.add_flag("--no-translate", args.no_translate,
                             "Only the teacher-forced figures (skip BLEU/chrF)")
                    ->excludes(hyps)
                    ->excludes(per_sentence)
-                   ->excludes(paired));
+                   ->excludes(paired)
+                   ->excludes(short_outputs));
     model_only(
         app.add_option("--device", args.device, "cpu, cuda or cuda:N (default: translate.device)")
             ->check(atento::device_name()));

@@ -77,4 +77,29 @@ bool is_short(const TrainingProfile& profile, const std::string& source,
   return static_cast<double>(profile_words(translation, true).size()) < kShortShare * expected;
 }
 
+namespace {
+
+/// A text as one column of a tab-separated line.
+std::string column(std::string text) {
+  std::replace(text.begin(), text.end(), '\t', ' ');
+  return text;
+}
+
+}  // namespace
+
+std::string short_output_lines(const TrainingProfile& profile,
+                               const std::vector<std::string>& sources,
+                               const std::vector<std::vector<std::string>>& references,
+                               const std::vector<std::string>& translations) {
+  std::string lines;
+  for (size_t i = 0; i < sources.size(); ++i) {
+    if (!is_short(profile, sources[i], translations[i])) continue;
+    lines += column(sources[i]) + "\t" + column(translations[i]) + "\t" +
+             (profile.sources.count(sources[i]) ? "seen" : "unseen");
+    for (const auto& reference : references[i]) lines += "\t" + column(reference);
+    lines += "\n";
+  }
+  return lines;
+}
+
 }  // namespace atento

@@ -56,4 +56,12 @@ inline constexpr double kShortShare = 0.5;
 bool is_short(const TrainingProfile& profile, const std::string& source,
               const std::string& translation);
 
+/// The short translations, to read what the share counts: one line per short one, in the
+/// order of `sources`, "source<TAB>translation<TAB>unseen|seen<TAB>reference<TAB>...", where
+/// unseen means the source never occurs in training (tabs inside a text become spaces).
+std::string short_output_lines(const TrainingProfile& profile,
+                               const std::vector<std::string>& sources,
+                               const std::vector<std::vector<std::string>>& references,
+                               const std::vector<std::string>& translations);
+
 }  // namespace atento

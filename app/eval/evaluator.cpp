@@ -282,12 +282,21 @@ int run_evaluation(const EvalArgs& args) {
   auto pairs = read_eval_pairs(args, trained, report);
   // Figures on the subsets unlike training measure generalisation (eval_subsets.h).
   auto profile = training_profile(args, trained);
+  if (!args.short_outputs.empty() && !profile) {
+    throw ConfigError("--short-outputs needs the training split to tell what is short: " +
+                      join_path(args.model_dir, model_files::kTrain) + " does not exist");
+  }
   std::map<std::string, std::string> translations;
   Translations made;
   if (!args.no_translate) {
     made = translate_once(args, trained, pairs);
     for (size_t i = 0; i < made.texts.size(); ++i)
       translations[made.sets.sources[i]] = made.texts[i];
+    if (!args.short_outputs.empty()) {
+      data::write_file_atomically(
+          args.short_outputs,
+          short_output_lines(*profile, made.sets.sources, made.sets.references, made.texts));
+    }
   }
   EvalResults results = evaluate_all(trained, pairs, translations, profile, args.scores.chrf);
   results.skipped_lines = report.skipped;

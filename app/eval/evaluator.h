@@ -20,6 +20,8 @@ struct EvalArgs {
   int64_t beam = 0;        ///< 0 = the model's translate.beam
   int64_t batch_size = 0;  ///< 0 = the model's translate.batch_size
   std::string output;      ///< --output: write the model's translations; empty = do not
+  /// --short-outputs: write the short translations (eval_subsets.h); empty = do not
+  std::string short_outputs;
   bool no_translate = false;
   bool no_split = false;  ///< --no-split: each source is one piece, not its sentences
   /// --hyps: translations to score. With --model, one line per distinct English source of

@@ -191,6 +191,30 @@ expect_exit 1 "--hyps with another number of lines" -- "$BUILD/atento-eval" --mo
   --pairs "$model/test.tsv" --hyps "$WORK/one.es"
 expect_stderr "one\.es has 1 lines but .*test\.tsv has $sources distinct English sources" \
   "names both files and counts"
+# --short-outputs lists the translations that the "short" share counts: an emptied one among them.
+sed '1s/.*//' "$WORK/test.hyp.es" >"$WORK/emptied.es"
+expect_exit 0 "eval --short-outputs lists the short translations" -- "$BUILD/atento-eval" \
+  --model "$model" --pairs "$model/test.tsv" --json --hyps "$WORK/emptied.es" \
+  --short-outputs "$WORK/short.tsv"
+first_source=$(awk -F'\t' 'NR == 1 {print $1}' "$model/test.tsv")
+python3 - "$WORK/stdout" "$WORK/short.tsv" "$first_source" <<'PY2' \
+  && pass "one line per short translation, the emptied one first, with flag and references" \
+  || fail "--short-outputs lines"
+import json, sys
+r = json.load(open(sys.argv[1]))
+lines = open(sys.argv[2], encoding="utf-8").read().split("\n")[:-1]
+assert len(lines) == round(r["short_outputs"] * r["sources"]) >= 1, (len(lines), r["short_outputs"])
+rows = [line.split("\t") for line in lines]
+assert rows[0][:2] == [sys.argv[3], ""], rows[0]
+assert all(len(row) >= 4 and row[2] in ("seen", "unseen") for row in rows), rows
+PY2
+mkdir -p "$WORK/no_train" && cp -r "$model"/. "$WORK/no_train" && rm "$WORK/no_train/train.tsv"
+expect_exit 2 "--short-outputs without the training split" -- "$BUILD/atento-eval" \
+  --model "$WORK/no_train" --pairs "$model/test.tsv" --hyps "$WORK/test.hyp.es" \
+  --short-outputs "$WORK/short2.tsv"
+expect_stderr "short-outputs needs the training split.*no_train/train\.tsv does not exist" \
+  "names the missing training split"
+[ ! -e "$WORK/short2.tsv" ] && pass "and writes nothing" || fail "wrote a listing anyway"
 
 # --- bad input --------------------------------------------------------------------------------
 expect_exit 2 "missing model directory is a usage error" -- "$T" --model "$WORK/none"
