@@ -4,9 +4,10 @@
 #   scripts/bench_domain.sh CORPUS [OUT]          (OUT default runs/domain)
 #   GENERAL_STEPS=N  optimiser steps of the general model (default 3000)
 #   ADAPT_STEPS=N    optimiser steps of each in-domain run, the same for all three (default 400)
-#   TRAIN_FLAGS="..." extra atento-train flags for every run (e.g. "--threads 2")
+#   TRAIN_FLAGS="..." extra atento-train flags for every run (e.g. "--threads 2"), before each
+#                    run's own settings (which win where both set a key)
 #   EVAL_FLAGS="..."  extra atento-eval flags (e.g. "--beam 1")
-#   FINETUNE_LR=X    peak learning rate of the two fine-tuning runs (default: base.json's, 1e-3);
+#   FINETUNE_LR=X    peak learning rate of the two fine-tuning runs (default: base.json's, 2e-3);
 #                    they are then named finetuned-lrX and replay-lrX, and the from-scratch run
 #                    keeps base.json's rate (the best one for training from nothing)
 # The domain: food and drink, every pair whose English side names a food, a drink, a meal or
@@ -66,7 +67,7 @@ train() {  # train NAME FLAGS...: trains OUT/NAME unless it holds a finished mod
   [ -f "$out/$name/done" ] && return 0
   echo "training $name" >&2
   build/atento-train --config configs/base.json --out "$out/$name" \
-    --set train.time_budget_minutes=0 "$@" "${flags[@]}" 2>"$out/$name.err" >/dev/null \
+    --set train.time_budget_minutes=0 "${flags[@]}" "$@" 2>"$out/$name.err" >/dev/null \
     || { tail -5 "$out/$name.err" >&2; exit 1; }
   touch "$out/$name/done"
 }
