@@ -95,7 +95,7 @@ std::string short_output_lines(const TrainingProfile& profile,
   for (size_t i = 0; i < sources.size(); ++i) {
     if (!is_short(profile, sources[i], translations[i])) continue;
     lines += column(sources[i]) + "\t" + column(translations[i]) + "\t" +
-             (profile.sources.count(sources[i]) ? "seen" : "unseen");
+             (in_subset(profile, {sources[i], ""}, Subset::kUnseen) ? "unseen" : "seen");
     for (const auto& reference : references[i]) lines += "\t" + column(reference);
     lines += "\n";
   }
