@@ -13,7 +13,7 @@ seconds=${1:-60}
 shift || true
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] ||
-  targets=(corpus config words spm checkpoint_state translate_lines html weights)
+  targets=(corpus config words spm checkpoint_state translate_lines html lexicon weights)
 # libFuzzer and the sanitizer runtimes of clang (CI does not need them: see scripts/sanitize.sh).
 if ! command -v clang++-14 >/dev/null || ! dpkg-query -W libclang-rt-14-dev >/dev/null 2>&1; then
   echo "fuzz: installing clang-14 libclang-rt-14-dev"

@@ -129,6 +129,7 @@ TrainedModel load_trained_model(const std::string& model_dir,
   loaded.vocab = std::move(opened.vocab);
   loaded.device = opened.device;
   loaded.weights = opened.weights;
+  loaded.dir = model_dir;
   // Checked here, not with the rest of the configuration: it asks the LibTorch in use.
   if (loaded.config.translate.precision == Precision::kInt8 && !model::int8_supported()) {
     throw ConfigError(
@@ -144,6 +145,17 @@ TrainedModel load_trained_model(const std::string& model_dir,
   loaded.model->to(loaded.device);
   loaded.model->eval();
   return loaded;
+}
+
+const data::WordLexicon* word_lexicon(TrainedModel& trained) {
+  if (!trained.lexicon_read) {
+    const std::string path = join_path(trained.dir, data::kWordLexiconFile);
+    if (file_exists(path)) {
+      trained.lexicon = std::make_shared<const data::WordLexicon>(data::WordLexicon::load(path));
+    }
+    trained.lexicon_read = true;
+  }
+  return trained.lexicon.get();
 }
 
 }  // namespace atento

@@ -2,6 +2,7 @@
 // The model directory: everything a trained model needs, in one folder.
 //   config.json        resolved configuration, architecture and vocabulary sizes included
 //   vocab/tokenizer    files of data::train_vocabularies
+//   lexicon.tsv        the word lexicon (data/word_lexicon.h), for aligning HTML tags
 //   model.safetensors  best weights so far (by train.best_metric), best.json its figures
 //                      (model.pt, a pickle, in directories written before; still read)
 //   checkpoints/       step-N/{model.pt,optimizer.pt,state.json} and `latest` naming one
@@ -18,6 +19,7 @@
 #include "app/common/config.h"
 #include "app/model_dir/model_files.h"
 #include "data/tokenizer.h"
+#include "data/word_lexicon.h"
 #include "model/seq2seq.h"
 
 namespace atento {
@@ -57,7 +59,18 @@ struct TrainedModel {
   model::Seq2Seq model{nullptr};
   torch::Device device = torch::kCPU;
   std::string weights;  ///< file the weights came from
+  std::string dir;      ///< the model directory
+  /// The directory's word lexicon (data::kWordLexiconFile), read by word_lexicon() when first
+  /// needed (only HTML translation uses it: text-mode programs do not hold it).
+  std::shared_ptr<const data::WordLexicon> lexicon;
+  bool lexicon_read = false;  ///< word_lexicon() has looked for it
 };
+
+/// `trained`'s word lexicon, read from its directory at the first call; null for a directory
+/// without one (written before atento-train made it: HTML tags are then placed by attention
+/// alone). Throws naming the file and line when it is malformed. Not thread-safe (HTML
+/// documents are translated one at a time).
+const data::WordLexicon* word_lexicon(TrainedModel& trained);
 
 /// open_model_dir(kTranslation), then the Seq2Seq with its weights, on its device, in eval mode.
 TrainedModel load_trained_model(const std::string& model_dir,

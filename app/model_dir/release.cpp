@@ -147,6 +147,11 @@ void fill_release(const ReleaseArgs& args, const OpenedModelDir& opened, const s
     names.push_back(fs::path(file).filename().string());
     fs::copy_file(file, join_path(tmp, names.back()));
   }
+  const std::string lexicon = join_path(args.model_dir, data::kWordLexiconFile);
+  if (file_exists(lexicon)) {
+    names.push_back(data::kWordLexiconFile);
+    fs::copy_file(lexicon, join_path(tmp, names.back()));
+  }
   names.push_back(model_files::kReleaseWeights);
   save_weights(read_weights_file(opened.weights), join_path(tmp, names.back()));
   names.push_back(model_files::kModelCard);

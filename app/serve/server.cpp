@@ -271,6 +271,7 @@ int run_server(const ServeArgs& args) {
 
   ServeOperations ops(args);  // bad --api-keys, --access-log, --cors-origin: exit 2 at once
   auto trained = load_trained_model(args.model_dir, serve_overrides(args));
+  word_lexicon(trained);  // for HTML requests: a malformed lexicon.tsv stops the start, not one
   ApiLimits limits{args.max_chars,
                    args.max_strings,
                    args.max_beam,

@@ -39,6 +39,7 @@
 #include "data/subword_sampling.h"
 #include "data/text_io.h"
 #include "data/tokenizer.h"
+#include "data/word_lexicon.h"
 #include "model/checkpoint.h"
 #include "model/moving_average.h"
 
@@ -91,6 +92,16 @@ data::Vocabularies load_or_train_vocabularies(const Config& config, const std::s
   }
   display.message("training tokenizers on " + std::to_string(split.train.size()) + " pairs");
   return data::train_vocabularies(split.train, config.tokenizer, dir);
+}
+
+/// Writes the word lexicon of `dir` (data/word_lexicon.h: atento-translate aligns HTML tags
+/// with it), learned from the training split, when the directory has none yet.
+void write_word_lexicon(const std::string& dir, const std::vector<data::Pair>& train,
+                        ProgressDisplay& display) {
+  const std::string path = join_path(dir, data::kWordLexiconFile);
+  if (file_exists(path)) return;
+  display.message("learning the word lexicon on " + std::to_string(train.size()) + " pairs");
+  data::WordLexicon::train(train).save(path);
 }
 
 }  // namespace
@@ -158,6 +169,7 @@ void Trainer::prepare_data() {
   if (group_.is_main()) {
     data::write_file_atomically(join_path(dir_, model_files::kConfig),
                                 config_to_json(config_).dump(2) + "\n");
+    write_word_lexicon(dir_, split.train, *display_);
   }
   train_ = encode_pairs(vocab, split.train);
   valid_ = encode_pairs(vocab, split.valid);

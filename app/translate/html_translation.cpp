@@ -15,6 +15,7 @@
 #include "app/translate/word_alignment.h"
 #include "data/html_document.h"
 #include "data/text_io.h"
+#include "data/word_lexicon.h"
 
 namespace atento {
 
@@ -121,26 +122,25 @@ size_t word_at(const std::vector<data::TextSpan>& words, size_t at) {
   return static_cast<size_t>(found - words.begin());
 }
 
-/// The block translated: its markup with the inline spans placed by attention.
-std::string translated_block(const TrainedModel& trained, const data::TextBlock& block,
-                             const BlockSource& source,
-                             const std::vector<const model::Hypothesis*>& best) {
+/// The lexicon's form of each of `words` (spans of `text`).
+std::vector<std::string> lexicon_words(std::string_view text,
+                                       const std::vector<data::TextSpan>& words, bool target) {
+  std::vector<std::string> out;
+  for (const auto& word : words)
+    out.push_back(data::lexicon_word(text.substr(word.begin, word.size()), target));
+  return out;
+}
+
+/// weights[t][w] for target word t of `text` (the block's translation, pieces at `offsets`
+/// after the block's lead) and the block's source word w: the attention of t's tokens (their
+/// mean) on w's (their sum), weighed with the model's word lexicon where it has one.
+std::vector<std::vector<float>> word_weights(
+    const TrainedModel& trained, const data::WordLexicon* lexicon, const BlockSource& source,
+    const std::vector<const model::Hypothesis*>& best, const std::string& text,
+    const std::vector<data::TextSpan>& target_words, const std::vector<size_t>& offsets) {
   const SegmentedText& segmented = source.segmented;
-  std::vector<std::string> translations;
-  for (const auto* h : best)
-    translations.push_back(h ? trained.vocab->decode_target(h->tokens) : "");
-  std::vector<size_t> offsets;
-  const std::string joined = join_translations(segmented, translations, &offsets);
-  if (joined.empty()) return data::block_markup(block);
-  const std::string text = source.lead + joined + source.trail;
-  if (block.spans.empty()) return data::escape_html_text(text);
-  WordAlignment alignment;
-  alignment.source_words = source.words;
-  alignment.target_words = text_words(text);
   const auto model_words = text_words(source.text);
-  // weights[t][w]: the attention of target word t's tokens (their mean) on source word w's
-  // (their sum).
-  const size_t n_target = alignment.target_words.size(), n_source = source.words.size();
+  const size_t n_target = target_words.size(), n_source = model_words.size();
   std::vector<std::vector<float>> weights(n_target, std::vector<float>(n_source, 0.0f));
   std::vector<int> tokens_of_word(n_target, 0);
   for (size_t k = 0; k < best.size(); ++k) {
@@ -153,7 +153,7 @@ std::string translated_block(const TrainedModel& trained, const data::TextBlock&
     const auto starts = target_token_starts(*trained.vocab, best[k]->tokens);
     const auto columns = std::min<size_t>(token_words.size(), attention.size(1));
     for (size_t j = 0; j < starts.size() && j < static_cast<size_t>(attention.size(0)); ++j) {
-      const size_t t = word_at(alignment.target_words, source.lead.size() + offsets[k] + starts[j]);
+      const size_t t = word_at(target_words, source.lead.size() + offsets[k] + starts[j]);
       if (t >= n_target) continue;
       const float* row = attention[static_cast<int64_t>(j)].data_ptr<float>();
       if (std::all_of(row, row + columns, [](float w) { return w == 0.0f; })) continue;
@@ -167,7 +167,28 @@ std::string translated_block(const TrainedModel& trained, const data::TextBlock&
   for (size_t t = 0; t < n_target; ++t) {
     for (float& w : weights[t]) w /= static_cast<float>(std::max(1, tokens_of_word[t]));
   }
-  alignment.links = symmetric_alignment(weights);
+  if (lexicon == nullptr) return weights;
+  return weigh_with_lexicon(std::move(weights), lexicon_words(source.text, model_words, false),
+                            lexicon_words(text, target_words, true), *lexicon);
+}
+
+/// The block translated: its markup with the inline spans placed by attention.
+std::string translated_block(const TrainedModel& trained, const data::WordLexicon* lexicon,
+                             const data::TextBlock& block, const BlockSource& source,
+                             const std::vector<const model::Hypothesis*>& best) {
+  std::vector<std::string> translations;
+  for (const auto* h : best)
+    translations.push_back(h ? trained.vocab->decode_target(h->tokens) : "");
+  std::vector<size_t> offsets;
+  const std::string joined = join_translations(source.segmented, translations, &offsets);
+  if (joined.empty()) return data::block_markup(block);
+  const std::string text = source.lead + joined + source.trail;
+  if (block.spans.empty()) return data::escape_html_text(text);
+  WordAlignment alignment;
+  alignment.source_words = source.words;
+  alignment.target_words = text_words(text);
+  alignment.links = symmetric_alignment(
+      word_weights(trained, lexicon, source, best, text, alignment.target_words, offsets));
   return data::block_markup({text, place_spans(block.spans, alignment, block.text, text)});
 }
 
@@ -176,6 +197,7 @@ std::string translated_block(const TrainedModel& trained, const data::TextBlock&
 HtmlTranslation translate_html(TrainedModel& trained, std::string_view html,
                                model::SearchOptions search, data::SentenceSplitter* splitter) {
   const data::HtmlDocument document = data::parse_html(html);
+  const data::WordLexicon* lexicon = word_lexicon(trained);
   search.record_attention = true;
   search.n_best = 1;
   HtmlTranslation out;
@@ -201,7 +223,7 @@ HtmlTranslation translate_html(TrainedModel& trained, std::string_view html,
         if (best.back()) out.target_tokens += static_cast<int64_t>(best.back()->tokens.size());
       }
       const size_t index = next - round.size() + b;
-      blocks.push_back(translated_block(trained, document.blocks[index], round[b], best));
+      blocks.push_back(translated_block(trained, lexicon, document.blocks[index], round[b], best));
     }
     out.pieces += static_cast<int64_t>(sources.size());
   }

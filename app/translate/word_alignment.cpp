@@ -66,4 +66,30 @@ std::vector<std::vector<size_t>> symmetric_alignment(
   return links;
 }
 
+std::vector<std::vector<float>> weigh_with_lexicon(std::vector<std::vector<float>> attention,
+                                                   const std::vector<std::string>& source_words,
+                                                   const std::vector<std::string>& target_words,
+                                                   const data::WordLexicon& lexicon) {
+  for (size_t t = 0; t < attention.size() && t < target_words.size(); ++t) {
+    auto& row = attention[t];
+    float attended = 0.0f;
+    for (float w : row) attended += w;
+    if (attended <= 0.0f) continue;
+    std::vector<float> lexical(row.size(), 0.0f);
+    float linked = 0.0f;
+    for (size_t s = 0; s < row.size() && s < source_words.size(); ++s) {
+      if (row[s] > 0.0f && !source_words[s].empty() && !target_words[t].empty()) {
+        lexical[s] = lexicon.probability(source_words[s], target_words[t]);
+        linked += lexical[s];
+      }
+    }
+    const float empty = linked > 0.0f ? lexicon.probability("", target_words[t]) : 0.0f;
+    for (size_t s = 0; s < row.size(); ++s) {
+      row[s] /= attended;
+      if (linked > 0.0f) row[s] = 0.5f * (row[s] + lexical[s] / (empty + linked));
+    }
+  }
+  return attention;
+}
+
 }  // namespace atento

@@ -11,7 +11,10 @@
 // step's effect on hand-checked tags: docs/results.md#real-text-html.
 
 #include <cstddef>
+#include <string>
 #include <vector>
+
+#include "data/word_lexicon.h"
 
 namespace atento {
 
@@ -20,5 +23,16 @@ namespace atento {
 /// zeros gets no link.
 std::vector<std::vector<size_t>> symmetric_alignment(
     const std::vector<std::vector<float>>& weights);
+
+/// `attention` (as symmetric_alignment takes it) weighed with a Model 1 lexicon: each target
+/// word's row made a distribution over the source words it attends to, and averaged with the
+/// lexicon's posterior over those same words, p(s | t) = p(t | s) / (p(t | empty word) +
+/// sum over them of p(t | s')). The lexicon never links words that attention keeps apart (other
+/// sentences, punctuation), and a row whose target word it links to none of them keeps its
+/// attention alone. Words are given as data::lexicon_word reads them.
+std::vector<std::vector<float>> weigh_with_lexicon(std::vector<std::vector<float>> attention,
+                                                   const std::vector<std::string>& source_words,
+                                                   const std::vector<std::string>& target_words,
+                                                   const data::WordLexicon& lexicon);
 
 }  // namespace atento

@@ -4,6 +4,8 @@
 # comments, <script>/<style>/<code>/<pre> untouched, translates the text as text mode does, and
 # atento-serve's format "html" gives the same document; bad input (invalid UTF-8, NUL, nesting
 # 100,000 deep) is a clear error, never a crash.
+# The word lexicon: written by training, an older directory without it still works, a
+# malformed one is an error naming its line.
 # $ATENTO_E2E_MODEL=DIR reuses a trained model instead of training one.
 source "$(dirname "$0")/lib_e2e.sh"
 cd "$(dirname "$0")/../.."
@@ -91,6 +93,36 @@ printf '<p>Good <b>morning</b>.</p>' | "$T" --model "$model" --format html >"$WO
   || fail "fragment from stdin: $(cat "$WORK/stdin.html")"
 grep -q '<html\|<body' "$WORK/stdin.html" && fail "a fragment gained <html>/<body>" \
   || pass "a fragment stays a fragment"
+
+# --- the word lexicon that tags are placed with -------------------------------------------
+if [ -z "${ATENTO_E2E_MODEL:-}" ]; then
+  [ -s "$model/lexicon.tsv" ] && awk -F'\t' 'NF != 3 { bad = 1 } END { exit bad }' \
+    "$model/lexicon.tsv" && pass "training wrote the word lexicon (lexicon.tsv)" \
+    || fail "no well-formed lexicon.tsv in $model"
+fi
+# text_of FILE: the document's text, tags left out (the lexicon moves tags, never words).
+text_of() {
+  python3 -c 'import re,sys; print(re.sub(r"<[^>]*>", "", open(sys.argv[1], encoding="utf-8").read()))' \
+    "$1"
+}
+for variant in without bad; do
+  rm -rf "$WORK/$variant"
+  cp -r "$model" "$WORK/$variant"
+  rm -f "$WORK/$variant/lexicon.tsv"
+done
+printf 'house\tcasa\t0.5\nhouse\tla\n' >"$WORK/bad/lexicon.tsv"
+expect_exit 0 "a model directory without lexicon.tsv (an older one) translates HTML" -- \
+  "$T" --model "$WORK/without" --format html --input "$WORK/page.html" \
+  --output "$WORK/page.without.html"
+check_html "$WORK/page.html" "$WORK/page.without.html" 2>"$WORK/check.err" \
+  && [ "$(text_of "$WORK/page.without.html")" = "$(text_of "$WORK/page.es.html")" ] \
+  && pass "without the lexicon: every tag, nested, the same text" \
+  || fail "without the lexicon: $(tail -1 "$WORK/check.err")"
+expect_exit 1 "a malformed lexicon.tsv" -- "$T" --model "$WORK/bad" --format html \
+  --input "$WORK/page.html"
+expect_stderr "^error: .*lexicon.tsv:2: expected English<TAB>Spanish<TAB>probability" \
+  "the lexicon's file and line named"
+rm -rf "$WORK/without" "$WORK/bad"
 
 # --- malformed and bad input --------------------------------------------------------------
 printf '<div><b>Good <i>morning</b> Tom.</i><p>Thank you<span>very much<p>Where is it?</div><a href=x>here<ul><li>one<li>two</ul><table><tr><td>yes<td>no</table>' \

@@ -15,8 +15,10 @@ cut -f1 "$model/test.tsv" | head -40 >"$WORK/in.en"
   2>/dev/null || fail "atento-eval on the training directory"
 expect_exit 0 "releases a model" -- "$R" --model "$model" --out "$rel" --metrics "$WORK/metrics.json"
 ls "$rel" | sort >"$WORK/files"
-{ printf '%s\n' MODEL.md SHA256SUMS config.json model.safetensors; (cd "$model" && ls spm.*.model); } | sort \
-  | cmp -s - "$WORK/files" && pass "only config, tokenizer, weights, MODEL.md and SHA256SUMS" \
+{ printf '%s\n' MODEL.md SHA256SUMS config.json lexicon.tsv model.safetensors
+  (cd "$model" && ls spm.*.model); } | sort \
+  | cmp -s - "$WORK/files" \
+  && pass "only config, tokenizer, word lexicon, weights, MODEL.md and SHA256SUMS" \
   || fail "release files: $(tr '\n' ' ' <"$WORK/files")"
 (cd "$rel" && sha256sum --quiet -c SHA256SUMS) && pass "sha256sum -c SHA256SUMS" \
   || fail "checksums do not match"
@@ -31,8 +33,15 @@ for m in "$model" "$rel"; do
   "$BUILD/atento-translate" --model "$m" --input "$WORK/in.en" --set translate.beam=3 \
     --output "$WORK/beam.$(basename "$m")" 2>/dev/null || fail "beam search with $m"
 done
+printf '<p>%s <b>%s</b> %s</p>\n' "$(sed -n 1p "$WORK/in.en")" "$(sed -n 2p "$WORK/in.en")" \
+  "$(sed -n 3p "$WORK/in.en")" >"$WORK/page.html"
+for m in "$model" "$rel"; do
+  "$BUILD/atento-translate" --model "$m" --format html --input "$WORK/page.html" \
+    --output "$WORK/html.$(basename "$m")" 2>/dev/null || fail "--format html with $m"
+done
 cmp -s "$WORK/out.model" "$WORK/out.release" && cmp -s "$WORK/beam.model" "$WORK/beam.release" \
-  && pass "the release translates exactly as its training directory (greedy, beam 3)" \
+  && cmp -s "$WORK/html.model" "$WORK/html.release" \
+  && pass "the release translates exactly as its training directory (greedy, beam 3, HTML)" \
   || fail "translations differ"
 "$BUILD/atento-eval" --model "$rel" --pairs "$model/test.tsv" --json >"$WORK/metrics.rel.json" \
   2>/dev/null && python3 - "$WORK/metrics.json" "$WORK/metrics.rel.json" <<'PY' \
