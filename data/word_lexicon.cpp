@@ -18,15 +18,20 @@ namespace {
 /// The most (target word, source word) cells that training holds at once: 64 MB of indices.
 constexpr size_t kMaxCells = size_t{1} << 24;
 
-/// Words numbered in order of first appearance.
+/// `word`'s number in `ids`, numbering it next when it is new.
+uint32_t number_word(std::unordered_map<std::string, uint32_t>& ids, const std::string& word) {
+  return ids.emplace(word, static_cast<uint32_t>(ids.size())).first->second;
+}
+
+/// Words numbered in order of first appearance, kept in that order too (for training).
 struct WordIds {
   std::unordered_map<std::string, uint32_t> index;
   std::vector<std::string> words;
 
   uint32_t id(const std::string& word) {
-    const auto [at, added] = index.emplace(word, static_cast<uint32_t>(words.size()));
-    if (added) words.push_back(word);
-    return at->second;
+    const uint32_t n = number_word(index, word);
+    if (n == words.size()) words.push_back(word);
+    return n;
   }
 };
 
@@ -165,9 +170,8 @@ void WordLexicon::save(const std::string& path) const {
 }
 
 void WordLexicon::add(const std::string& source, const std::string& target, float p) {
-  const auto s = source_ids_.emplace(source, static_cast<uint32_t>(source_ids_.size())).first;
-  const auto t = target_ids_.emplace(target, static_cast<uint32_t>(target_ids_.size())).first;
-  entries_.emplace_back((static_cast<uint64_t>(s->second) << 32) | t->second, p);
+  const uint64_t s = number_word(source_ids_, source), t = number_word(target_ids_, target);
+  entries_.emplace_back((s << 32) | t, p);
 }
 
 void WordLexicon::sort_entries() {
