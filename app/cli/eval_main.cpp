@@ -45,9 +45,9 @@ int main(int argc, char** argv) {
         ->needs(paired);
     // Flags that only make sense when a model translates.
     auto model_only = [&](CLI::Option* option) { option->needs(model); };
-    model_only(app.add_option("--beam", args.beam, "Beam width for BLEU/chrF (1 = greedy)")
+    model_only(app.add_option("--beam", args.flags.beam, "Beam width for BLEU/chrF (1 = greedy)")
                    ->check(atento::integer_range(1, 256)));
-    model_only(app.add_option("--batch-size", args.batch_size,
+    model_only(app.add_option("--batch-size", args.flags.batch_size,
                               "Decoder rows per batch when translating (sentences x beam)")
                    ->check(atento::integer_range(1, 1 << 20)));
     model_only(app.add_option("--output", args.output,
@@ -60,7 +60,7 @@ int main(int argc, char** argv) {
                        "source<TAB>translation<TAB>unseen|seen<TAB>references; needs the "
                        "model directory's train.tsv");
     model_only(short_outputs);
-    model_only(app.add_flag("--no-split", args.no_split,
+    model_only(app.add_flag("--no-split", args.flags.no_split,
                             "Translate each source whole instead of sentence by sentence"));
     model_only(app.add_flag("--no-translate", args.no_translate,
                             "Only the teacher-forced figures (skip BLEU/chrF)")
@@ -68,14 +68,14 @@ int main(int argc, char** argv) {
                    ->excludes(per_sentence)
                    ->excludes(paired)
                    ->excludes(short_outputs));
-    model_only(
-        app.add_option("--device", args.device, "cpu, cuda or cuda:N (default: translate.device)")
-            ->check(atento::device_name()));
-    model_only(app.add_option("--threads", args.threads, "CPU threads (0 = all cores)")
+    model_only(app.add_option("--device", args.flags.device,
+                              "cpu, cuda or cuda:N (default: translate.device)")
+                   ->check(atento::device_name()));
+    model_only(app.add_option("--threads", args.flags.threads, "CPU threads (0 = all cores)")
                    ->check(atento::integer_range(0, 1024)));
     model_only(
         app.add_option(
-               "--precision", args.precision,
+               "--precision", args.flags.precision,
                "Decoding arithmetic: fp32, bf16, int8 or auto (default: translate.precision)")
             ->check(CLI::IsMember({"fp32", "bf16", "int8", "auto"})));
     model_only(app.add_option("--set", args.overrides,

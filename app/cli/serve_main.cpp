@@ -15,7 +15,7 @@ int main(int argc, char** argv) {
     app.add_option("--port", args.port, "TCP port (0 = any free port, printed on stderr)")
         ->capture_default_str()
         ->check(CLI::Range(0, 65535));
-    app.add_option("--threads", args.threads,
+    app.add_option("--threads", args.flags.threads,
                    "CPU threads of the decoder, over all workers (0 = all cores)")
         ->check(CLI::NonNegativeNumber);
     app.add_option("--workers", args.workers,
@@ -26,14 +26,15 @@ int main(int argc, char** argv) {
     app.add_option("--http-threads", args.http_threads, "Connections served at once")
         ->capture_default_str()
         ->check(CLI::Range(1, 4096));
-    app.add_option("--beam", args.beam, "Beam of requests that name none (default: the model's)")
+    app.add_option("--beam", args.flags.beam,
+                   "Beam of requests that name none (default: the model's)")
         ->check(CLI::PositiveNumber);
-    app.add_flag("--no-split", args.no_split,
+    app.add_flag("--no-split", args.flags.no_split,
                  "Translate each line of a request whole instead of sentence by sentence");
     app.add_option("--max-beam", args.max_beam, "Largest beam a request may ask for")
         ->capture_default_str()
         ->check(CLI::Range(1, 64));
-    app.add_option("--precision", args.precision,
+    app.add_option("--precision", args.flags.precision,
                    "Decoding arithmetic: fp32, bf16, int8 or auto (default: the model's)")
         ->check(CLI::IsMember({"fp32", "bf16", "int8", "auto"}));
     app.add_option("--max-batch", args.max_batch, "Most sentences decoded together")

@@ -14,14 +14,15 @@ int main(int argc, char** argv) {
                    "English text, translated line by line, sentence by sentence (default: stdin)")
         ->check(CLI::ExistingFile);
     app.add_option("--output", args.output, "Spanish output (default: stdout)");
-    app.add_option("--beam", args.beam, "Beam width (1 = greedy)")
+    app.add_option("--beam", args.flags.beam, "Beam width (1 = greedy)")
         ->check(atento::integer_range(1, 256));
-    app.add_option("--n-best", args.n_best, "Print the N best as rank<TAB>score<TAB>text")
+    app.add_option("--n-best", args.flags.n_best, "Print the N best as rank<TAB>score<TAB>text")
         ->check(atento::integer_range(1, 256));
-    app.add_option("--batch-size", args.batch_size, "Decoder rows per batch (sentences x beam)")
+    app.add_option("--batch-size", args.flags.batch_size,
+                   "Decoder rows per batch (sentences x beam)")
         ->check(atento::integer_range(1, 1 << 20));
-    app.add_flag("--no-cache", args.no_cache, "Recompute the decoder prefix every step");
-    app.add_flag("--no-split", args.no_split,
+    app.add_flag("--no-cache", args.flags.no_cache, "Recompute the decoder prefix every step");
+    app.add_flag("--no-split", args.flags.no_split,
                  "Translate each line as one source instead of sentence by sentence");
     app.add_option("--format", args.format,
                    "text (line by line) or html (the whole input as one HTML document: its "
@@ -36,11 +37,11 @@ int main(int argc, char** argv) {
                    "Decode exactly N tokens, ignoring [end] (benchmarks; at most the "
                    "model's max_len)")
         ->check(atento::integer_range(1));
-    app.add_option("--device", args.device, "cpu, cuda or cuda:N (default: translate.device)")
+    app.add_option("--device", args.flags.device, "cpu, cuda or cuda:N (default: translate.device)")
         ->check(atento::device_name());
-    app.add_option("--threads", args.threads, "CPU threads (0 = all cores)")
+    app.add_option("--threads", args.flags.threads, "CPU threads (0 = all cores)")
         ->check(atento::integer_range(0, 1024));
-    app.add_option("--precision", args.precision,
+    app.add_option("--precision", args.flags.precision,
                    "Decoding arithmetic: fp32, bf16, int8 or auto (default: translate.precision)")
         ->check(CLI::IsMember({"fp32", "bf16", "int8", "auto"}));
     app.add_option("--set", args.overrides, "Override a translate.* setting: translate.key=value");

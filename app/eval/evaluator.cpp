@@ -13,7 +13,6 @@
 
 #include "app/common/config.h"
 #include "app/common/files.h"
-#include "app/common/overrides.h"
 #include "app/common/precision.h"
 #include "app/common/runtime.h"
 #include "app/eval/eval_subsets.h"
@@ -269,14 +268,8 @@ int score_files(const EvalArgs& args) {
 
 int run_evaluation(const EvalArgs& args) {
   if (args.model_dir.empty()) return score_files(args);
-  TranslateFlags flags;
-  flags.beam = args.beam;
-  flags.batch_size = args.batch_size;
-  flags.threads = args.threads;
-  flags.device = args.device;
-  flags.no_split = args.no_split;
-  flags.precision = args.precision;
-  auto trained = load_trained_model(args.model_dir, with_flag_overrides(args.overrides, flags));
+  auto trained =
+      load_trained_model(args.model_dir, with_flag_overrides(args.overrides, args.flags));
   set_threads(trained.config.translate.threads);
   data::ReadReport report;
   auto pairs = read_eval_pairs(args, trained, report);

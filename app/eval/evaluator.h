@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "app/common/overrides.h"
 #include "app/eval/score_report.h"
 
 namespace atento {
@@ -17,22 +18,19 @@ struct EvalArgs {
   std::string pairs;
   std::vector<std::string> refs;  ///< --refs: reference files, line-aligned with --hyps
   bool json = false;
-  int64_t beam = 0;        ///< 0 = the model's translate.beam
-  int64_t batch_size = 0;  ///< 0 = the model's translate.batch_size
+  /// --beam, --batch-size, --no-split (each source one piece, not its sentences), --threads,
+  /// --device, --precision; each unset one: the model's translate.*
+  TranslateFlags flags;
   std::string output;      ///< --output: write the model's translations; empty = do not
   /// --short-outputs: write the short translations (eval_subsets.h); empty = do not
   std::string short_outputs;
   bool no_translate = false;
-  bool no_split = false;  ///< --no-split: each source is one piece, not its sentences
   /// --hyps: translations to score. With --model, one line per distinct English source of
   /// --pairs in first-occurrence order (as --output writes them), instead of the model's own;
   /// without, one line per line of --refs.
   std::string hyps;
   ScoreOptions
       scores;  ///< --chrf-word-order, --per-sentence, --paired-bs, --paired-bs-n, --bs-seed
-  int64_t threads = -1;   ///< -1 = the model's translate.threads
-  std::string device;     ///< --device; empty = the model's translate.device (cpu)
-  std::string precision;  ///< --precision; empty = the model's translate.precision
   std::vector<std::string> overrides;
 };
 

@@ -34,16 +34,6 @@ namespace {
 
 constexpr const char* kJson = "application/json";
 
-/// Overrides of the model's translate.* settings from the command line.
-std::vector<std::string> serve_overrides(const ServeArgs& args) {
-  std::vector<std::string> overrides;
-  if (args.beam > 0) overrides.push_back("translate.beam=" + std::to_string(args.beam));
-  if (args.threads >= 0) overrides.push_back("translate.threads=" + std::to_string(args.threads));
-  if (!args.precision.empty()) overrides.push_back("translate.precision=" + args.precision);
-  if (args.no_split) overrides.push_back("translate.split_sentences=false");
-  return overrides;
-}
-
 /// The decoding workers' job: encode, decode as one batch, detokenize, on `threads` intra-op
 /// threads. An empty (or blank) line gives an empty translation without decoding, as in
 /// atento-translate.
@@ -270,7 +260,7 @@ int run_server(const ServeArgs& args) {
   pthread_sigmask(SIG_BLOCK, &signals, nullptr);
 
   ServeOperations ops(args);  // bad --api-keys, --access-log, --cors-origin: exit 2 at once
-  auto trained = load_trained_model(args.model_dir, serve_overrides(args));
+  auto trained = load_trained_model(args.model_dir, with_flag_overrides({}, args.flags));
   word_lexicon(trained);  // for HTML requests: a malformed lexicon.tsv stops the start, not one
   ApiLimits limits{args.max_chars,
                    args.max_strings,

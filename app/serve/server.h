@@ -1,12 +1,14 @@
 #pragma once
 // atento-serve: an HTTP/1.1 server speaking the LibreTranslate API subset
-// (app/libretranslate_api.h) over one loaded model, decoding concurrent requests in batches
-// (app/request_batcher.h).
+// (app/serve/libretranslate_api.h) over one loaded model, decoding concurrent requests in batches
+// (app/serve/request_batcher.h).
 
 #include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
+
+#include "app/common/overrides.h"
 
 namespace atento {
 
@@ -17,21 +19,17 @@ struct ServeArgs {
   std::string host = "127.0.0.1";
   /// TCP port; 0 = any free port (the one chosen is printed).
   int port = 5000;
-  /// CPU threads of the decoder over all workers; -1 = the model's translate.threads.
-  int64_t threads = -1;
+  /// --threads (CPU threads of the decoder over all workers), --beam (of requests that name
+  /// none), --precision, --no-split (each line of a request string one source, not its
+  /// sentences); each unset one: the model's translate.*
+  TranslateFlags flags;
   /// Decoding workers, each with its own batch and threads / workers intra-op threads;
   /// 0 = one per thread on a CPU, one on a GPU.
   size_t workers = 0;
   /// Connection threads: requests served at once (more connections wait for one).
   size_t http_threads = 96;
-  /// --no-split: each line of a request string is one source, not its sentences.
-  bool no_split = false;
-  /// Beam of requests that name none; 0 = the model's translate.beam.
-  int64_t beam = 0;
   /// Largest beam a request may ask for.
   int64_t max_beam = 8;
-  /// Arithmetic of decoding: fp32, bf16, int8 or auto; empty = the model's translate.precision.
-  std::string precision;
   /// Most sentences (lines) decoded in one batch.
   size_t max_batch = 32;
   /// Greedy sentences join a worker's running batch between decoding steps (continuous

@@ -17,7 +17,6 @@
 
 #include "app/common/cuda_graph.h"
 #include "app/common/files.h"
-#include "app/common/overrides.h"
 #include "app/common/precision.h"
 #include "app/common/runtime.h"
 #include "app/translate/attention_records.h"
@@ -114,20 +113,6 @@ std::vector<std::string> translate_texts(TrainedModel& trained,
 }
 
 namespace {
-
-/// Translation overrides from the command line, checked like any other setting.
-std::vector<std::string> command_line_overrides(const TranslateArgs& args) {
-  TranslateFlags flags;
-  flags.beam = args.beam;
-  flags.n_best = args.n_best;
-  flags.batch_size = args.batch_size;
-  flags.no_cache = args.no_cache;
-  flags.no_split = args.no_split;
-  flags.threads = args.threads;
-  flags.device = args.device;
-  flags.precision = args.precision;
-  return with_flag_overrides(args.overrides, flags);
-}
 
 /// Rank `rank`'s translation of a line of several pieces: each piece's hypothesis of that
 /// rank (its last when it has fewer) joined with the line's spacing; its score the mean of
@@ -294,7 +279,8 @@ int run_html_translation(TrainedModel& trained, const model::SearchOptions& sear
 }  // namespace
 
 int run_translation(const TranslateArgs& args) {
-  auto trained = load_trained_model(args.model_dir, command_line_overrides(args));
+  auto trained =
+      load_trained_model(args.model_dir, with_flag_overrides(args.overrides, args.flags));
   set_threads(trained.config.translate.threads);
   auto search = search_options(trained);
   search.record_attention = !args.attention_file.empty();

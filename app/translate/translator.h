@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "app/common/overrides.h"
 #include "app/model_dir/model_dir.h"
 #include "model/search.h"
 
@@ -17,16 +18,11 @@ struct TranslateArgs {
   std::string model_dir;
   std::string input;   ///< empty = stdin
   std::string output;  ///< empty = stdout
-  int64_t beam = 0;
-  int64_t n_best = 0;
-  int64_t batch_size = 0;
-  bool no_cache = false;
-  bool no_split = false;        ///< --no-split: a line is one source, not its sentences
+  /// --beam, --n-best, --batch-size, --no-cache, --no-split (a line is one source, not its
+  /// sentences), --threads, --device, --precision; each unset one: the model's translate.*
+  TranslateFlags flags;
   std::string attention_file;   ///< empty = no attention dump
   int64_t force_len = 0;        ///< > 0: decode exactly this many tokens (benchmarks)
-  int64_t threads = -1;         ///< -1 = the model's translate.threads
-  std::string device;           ///< --device; empty = the model's translate.device (cpu)
-  std::string precision;        ///< --precision; empty = the model's translate.precision
   int64_t window = 2000;        ///< lines held in memory at once (--window)
   std::string format = "text";  ///< --format: text (line by line) or html (one document)
   std::vector<std::string> overrides;
