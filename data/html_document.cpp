@@ -59,6 +59,16 @@ bool is_void(std::string_view name) {
                   "input", "isindex", "keygen", "link", "meta", "param", "source", "track", "wbr"});
 }
 
+/// A void element that libxml2's HTML parser (HTML 4's elements) does not know as one (`<source>`,
+/// `<track>`, `<wbr>`, `<embed>`...): it reads what follows such a tag as its content, unless
+/// the tag closes itself (`<source />`, which HTML5 reads as `<source>`).
+bool is_void_unknown_to_libxml2(std::string_view name) {
+  if (!is_void(name)) return false;
+  const htmlElemDesc* known =
+      htmlTagLookup(reinterpret_cast<const xmlChar*>(std::string(name).c_str()));
+  return known == nullptr || !known->empty;
+}
+
 /// `text` with &, <, > (and, in an attribute value, ") written as character references; in
 /// text, a no-break space as &nbsp; (as it was most likely written).
 std::string escape_html(std::string_view text, bool attribute) {
@@ -102,7 +112,8 @@ std::string start_tag(const xmlNode* node) {
     }
     tag += "=\"" + value + "\"";
   }
-  return tag + ">";
+  // Closed in the tag, so that libxml2 reads the document we write as it read this one.
+  return tag + (is_void_unknown_to_libxml2(name_of(node)) ? " />" : ">");
 }
 
 std::string end_tag(const xmlNode* node) {
@@ -184,6 +195,7 @@ std::string whole_markup(xmlNode* root) {
 }
 
 /// Inline elements that hold a block element somewhere below: they are markup between blocks.
+/// Not void ones: what libxml2 puts inside those follows them (is_void_unknown_to_libxml2).
 std::unordered_set<const xmlNode*> holders_of_blocks(xmlDoc* doc) {
   std::unordered_set<const xmlNode*> holders;
   std::vector<xmlNode*> stack;
@@ -195,7 +207,7 @@ std::unordered_set<const xmlNode*> holders_of_blocks(xmlDoc* doc) {
     if (is_block(name_of(node))) {
       for (xmlNode* up = node->parent; up != nullptr && up->type == XML_ELEMENT_NODE;
            up = up->parent) {
-        if (!holders.insert(up).second) break;
+        if (!is_void(name_of(up)) && !holders.insert(up).second) break;
       }
     }
     for (xmlNode* child = node->children; child != nullptr; child = child->next) {
@@ -269,8 +281,9 @@ class Builder {
       return true;
     }
     if (is_void(name)) {
+      // What libxml2 read as the content of a void element it does not know is what follows it.
       add_point(start_tag(node));
-      return false;
+      return true;
     }
     InlineSpan span;
     span.begin = span.end = block_.text.size();
@@ -289,6 +302,7 @@ class Builder {
       document_.markup.back() += end_tag(node);
       return;
     }
+    if (is_void(name)) return;  // a point, with no span open
     // An inline element: the innermost open span (inline elements hold no blocks, so no block
     // ended while it was open).
     block_.spans[static_cast<size_t>(open_.back())].end = block_.text.size();
@@ -321,6 +335,24 @@ class Builder {
   TextBlock block_;
   std::vector<int> open_;  ///< the inline spans open in block_, innermost last
 };
+
+/// `html` with each character that XML 1.0 does not allow (C0 controls other than tab, line
+/// feed and carriage return; U+FFFE, U+FFFF) made a space. libxml2 leaves them out silently,
+/// which joins the words around them and, inside a <script>, can make "</scrip\x1dt" an end
+/// tag when our output is read again; a space keeps both apart.
+std::string disallowed_as_spaces(std::string_view html) {
+  std::string out(html);
+  for (size_t i = 0; i < out.size(); ++i) {
+    const auto byte = static_cast<unsigned char>(out[i]);
+    if (byte < 0x20 && byte != '\t' && byte != '\n' && byte != '\r') {
+      out[i] = ' ';
+    } else if (byte == 0xEF && i + 2 < out.size() && out[i + 1] == '\xBF' &&
+               (out[i + 2] == '\xBE' || out[i + 2] == '\xBF')) {
+      out.replace(i, 3, " ");
+    }
+  }
+  return out;
+}
 
 /// A whole document names its document elements or a doctype; anything else is a fragment.
 bool looks_whole(std::string_view html) {
@@ -379,7 +411,7 @@ HtmlDocument parse_html(std::string_view html) {
   const bool whole = looks_whole(html);
   // A fragment is read inside a <body> of its own, so that libxml2 wraps no <p> around its
   // first text and leaves it as written.
-  const std::string input = whole ? std::string(html) : "<html><body>" + std::string(html);
+  const std::string input = (whole ? "" : "<html><body>") + disallowed_as_spaces(html);
   if (input.size() > static_cast<size_t>(INT32_MAX)) throw HtmlError("the HTML is over 2 GB");
   std::unique_ptr<htmlParserCtxt, ContextFree> context(htmlNewParserCtxt());
   if (!context) throw HtmlError("cannot start libxml2's HTML parser (out of memory)");

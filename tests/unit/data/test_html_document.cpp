@@ -165,6 +165,40 @@ TEST(HtmlDocument, BadInputIsRefusedNotCrashed) {
   EXPECT_TRUE(properly_nested(out));
 }
 
+TEST(HtmlDocument, VoidElementsThatLibxml2DoesNotKnowKeepTheTextAfterThem) {
+  // libxml2 reads HTML 4: what follows <source>, <track>, <wbr> or <embed> becomes their
+  // content. Found by fuzzing: that text was lost, and the tags written back without a slash
+  // nested our own output one level deeper each time it was read.
+  const std::string html =
+      "<p>Hello <source src=\"a.mp4\"> world and <wbr>more <embed src=x> text.</p>"
+      "<p>Two<track kind=x>three<br>four</p>";
+  const auto document = parse_html(html);
+  ASSERT_EQ(document.blocks.size(), 3u);  // <br> ends a block, inside <track> as anywhere
+  EXPECT_EQ(document.blocks[0].text, "Hello  world and more  text.");
+  EXPECT_EQ(document.blocks[1].text, "Twothree");
+  EXPECT_EQ(document.blocks[2].text, "four");
+  const std::string written = render_html(document);
+  EXPECT_EQ(written,
+            "<p>Hello <source src=\"a.mp4\" /> world and <wbr />more <embed src=\"x\" /> text.</p>"
+            "<p>Two<track kind=\"x\" />three<br>four</p>");
+  EXPECT_EQ(render_html(parse_html(written)), written);
+}
+
+TEST(HtmlDocument, CharactersThatLibxml2LeavesOutBecomeSpaces) {
+  // libxml2 drops what XML 1.0 does not allow: "a\vb" was read as "ab", and, found by
+  // fuzzing, "</scrip\x1dt>" inside a script was written back as "</script>", which ended the
+  // script early when our own output was read again.
+  const std::string html =
+      "<p>one\vtwo\fthree\x1d four\xEF\xBF\xBE"
+      "five</p><script>x</scrip\x1dt>y</script><p>z</p>";
+  const auto document = parse_html(html);
+  ASSERT_EQ(document.blocks.size(), 2u);
+  EXPECT_EQ(document.blocks[0].text, "one two three  four five");
+  const std::string written = render_html(document);
+  EXPECT_TRUE(contains(written, "<script>x</scrip t>y</script><p>z</p>")) << written;
+  EXPECT_EQ(render_html(parse_html(written)), written);
+}
+
 TEST(HtmlDocument, LargeDocumentsAreRead) {
   std::string big;
   size_t paragraphs = 0;
