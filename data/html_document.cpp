@@ -217,6 +217,23 @@ std::unordered_set<const xmlNode*> holders_of_blocks(xmlDoc* doc) {
   return holders;
 }
 
+/// The most elements nested in one another in `doc`.
+size_t element_depth(xmlDoc* doc) {
+  size_t deepest = 0;
+  std::vector<std::pair<const xmlNode*, size_t>> stack;  // node, elements from the root to it
+  for (const xmlNode* node = doc->children; node != nullptr; node = node->next)
+    stack.push_back({node, 1});
+  while (!stack.empty()) {
+    const auto [node, depth] = stack.back();
+    stack.pop_back();
+    if (node->type != XML_ELEMENT_NODE) continue;
+    deepest = std::max(deepest, depth);
+    for (const xmlNode* child = node->children; child != nullptr; child = child->next)
+      stack.push_back({child, depth + 1});
+  }
+  return deepest;
+}
+
 bool is_blank(std::string_view text) {
   return text.find_first_not_of(" \t\n\r\f") == std::string_view::npos;
 }
@@ -426,6 +443,10 @@ HtmlDocument parse_html(std::string_view html) {
     std::string message = why ? why : "unknown error";
     while (!message.empty() && message.back() == '\n') message.pop_back();
     throw HtmlError("libxml2 cannot read the HTML: " + message);
+  }
+  if (const size_t depth = element_depth(doc.get()); depth > kMaxHtmlDepth) {
+    throw HtmlError("the HTML nests elements " + std::to_string(depth) + " deep (at most " +
+                    std::to_string(kMaxHtmlDepth) + ")");
   }
   Builder builder(holders_of_blocks(doc.get()));
   builder.walk(roots_of(doc.get(), whole));

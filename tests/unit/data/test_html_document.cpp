@@ -199,6 +199,25 @@ TEST(HtmlDocument, CharactersThatLibxml2LeavesOutBecomeSpaces) {
   EXPECT_EQ(render_html(parse_html(written)), written);
 }
 
+TEST(HtmlDocument, NestingIsBoundedWithRoomForWhatReadingOurOutputAdds) {
+  // Found by fuzzing: a repaired document 257 levels deep by this count (within libxml2's
+  // 256) had a second <html> root, which reading our output put inside the first one's <body>:
+  // one level more than libxml2 reads. Nesting past kMaxHtmlDepth is refused instead, by name.
+  auto nested = [](size_t levels) {
+    std::string html = "<!DOCTYPE html><html><body>";
+    for (size_t i = 2; i < levels; ++i) html += "<span>";
+    return html + "x";
+  };
+  const auto written = render_html(parse_html(nested(kMaxHtmlDepth)));
+  EXPECT_EQ(render_html(parse_html(written)), written);
+  try {
+    parse_html(nested(kMaxHtmlDepth + 1));
+    ADD_FAILURE() << "accepted " << kMaxHtmlDepth + 1 << " levels";
+  } catch (const HtmlError& e) {
+    EXPECT_TRUE(contains(e.what(), "nests elements 241 deep (at most 240)")) << e.what();
+  }
+}
+
 TEST(HtmlDocument, LargeDocumentsAreRead) {
   std::string big;
   size_t paragraphs = 0;
