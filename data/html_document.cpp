@@ -194,43 +194,41 @@ std::string whole_markup(xmlNode* root) {
   return out;
 }
 
+/// Calls `visit(element, depth)` for every element of `doc` (depth 1: a root), without
+/// recursion (libxml2 nests up to 256 deep).
+template <typename Visit>
+void for_each_element(xmlDoc* doc, Visit visit) {
+  std::vector<std::pair<xmlNode*, size_t>> stack;  // node, elements from the root to it
+  for (xmlNode* node = doc->children; node != nullptr; node = node->next)
+    stack.push_back({node, 1});
+  while (!stack.empty()) {
+    const auto [node, depth] = stack.back();
+    stack.pop_back();
+    if (node->type != XML_ELEMENT_NODE) continue;
+    visit(node, depth);
+    for (xmlNode* child = node->children; child != nullptr; child = child->next)
+      stack.push_back({child, depth + 1});
+  }
+}
+
 /// Inline elements that hold a block element somewhere below: they are markup between blocks.
 /// Not void ones: what libxml2 puts inside those follows them (is_void_unknown_to_libxml2).
 std::unordered_set<const xmlNode*> holders_of_blocks(xmlDoc* doc) {
   std::unordered_set<const xmlNode*> holders;
-  std::vector<xmlNode*> stack;
-  for (xmlNode* node = doc->children; node != nullptr; node = node->next) stack.push_back(node);
-  while (!stack.empty()) {
-    xmlNode* node = stack.back();
-    stack.pop_back();
-    if (node->type != XML_ELEMENT_NODE) continue;
-    if (is_block(name_of(node))) {
-      for (xmlNode* up = node->parent; up != nullptr && up->type == XML_ELEMENT_NODE;
-           up = up->parent) {
-        if (!is_void(name_of(up)) && !holders.insert(up).second) break;
-      }
+  for_each_element(doc, [&](const xmlNode* node, size_t) {
+    if (!is_block(name_of(node))) return;
+    for (const xmlNode* up = node->parent; up != nullptr && up->type == XML_ELEMENT_NODE;
+         up = up->parent) {
+      if (!is_void(name_of(up)) && !holders.insert(up).second) break;
     }
-    for (xmlNode* child = node->children; child != nullptr; child = child->next) {
-      stack.push_back(child);
-    }
-  }
+  });
   return holders;
 }
 
 /// The most elements nested in one another in `doc`.
 size_t element_depth(xmlDoc* doc) {
   size_t deepest = 0;
-  std::vector<std::pair<const xmlNode*, size_t>> stack;  // node, elements from the root to it
-  for (const xmlNode* node = doc->children; node != nullptr; node = node->next)
-    stack.push_back({node, 1});
-  while (!stack.empty()) {
-    const auto [node, depth] = stack.back();
-    stack.pop_back();
-    if (node->type != XML_ELEMENT_NODE) continue;
-    deepest = std::max(deepest, depth);
-    for (const xmlNode* child = node->children; child != nullptr; child = child->next)
-      stack.push_back({child, depth + 1});
-  }
+  for_each_element(doc, [&](const xmlNode*, size_t depth) { deepest = std::max(deepest, depth); });
   return deepest;
 }
 

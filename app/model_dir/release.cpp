@@ -141,17 +141,16 @@ void check_out(const std::string& out) {
 
 /// Writes the release's files into the directory `tmp`.
 void fill_release(const ReleaseArgs& args, const OpenedModelDir& opened, const std::string& tmp) {
-  std::vector<std::string> names = {model_files::kConfig};
-  fs::copy_file(join_path(args.model_dir, model_files::kConfig), join_path(tmp, names[0]));
-  for (const auto& file : data::tokenizer_files(args.model_dir, opened.config.tokenizer)) {
+  std::vector<std::string> names;
+  auto copy = [&](const std::string& file) {
     names.push_back(fs::path(file).filename().string());
     fs::copy_file(file, join_path(tmp, names.back()));
-  }
+  };
+  copy(join_path(args.model_dir, model_files::kConfig));
+  for (const auto& file : data::tokenizer_files(args.model_dir, opened.config.tokenizer))
+    copy(file);
   const std::string lexicon = join_path(args.model_dir, data::kWordLexiconFile);
-  if (file_exists(lexicon)) {
-    names.push_back(data::kWordLexiconFile);
-    fs::copy_file(lexicon, join_path(tmp, names.back()));
-  }
+  if (file_exists(lexicon)) copy(lexicon);
   names.push_back(model_files::kReleaseWeights);
   save_weights(read_weights_file(opened.weights), join_path(tmp, names.back()));
   names.push_back(model_files::kModelCard);
