@@ -225,6 +225,38 @@ std::unordered_set<const xmlNode*> holders_of_blocks(xmlDoc* doc) {
   return holders;
 }
 
+/// Replaces each <html> element that is not a root by its children, moving its attributes to
+/// the root <html> where that lacks them: HTML5's reading of a second <html> tag. libxml2 makes
+/// one of what follows an </html> and nests it in the first, after the <body>; written back as
+/// it stands, a fragment would come out as a whole document, and the content would be read one
+/// level deeper each time (libxml2 puts it inside the first <body>).
+void unwrap_nested_html(xmlDoc* doc) {
+  std::vector<xmlNode*> nested;
+  for_each_element(doc, [&](xmlNode* node, size_t depth) {
+    if (depth > 1 && name_of(node) == "html") nested.push_back(node);
+  });
+  for (xmlNode* node : nested) {  // outer ones first: the root is an element with no parent
+    xmlNode* root = node;
+    while (root->parent != nullptr && root->parent->type == XML_ELEMENT_NODE) root = root->parent;
+    for (xmlAttr* attr = node->properties; attr != nullptr;) {
+      xmlAttr* next = attr->next;
+      if (xmlHasProp(root, attr->name) == nullptr) {  // moved: xmlAddChild puts it in properties
+        xmlUnlinkNode(reinterpret_cast<xmlNode*>(attr));
+        xmlAddChild(root, reinterpret_cast<xmlNode*>(attr));
+      }
+      attr = next;
+    }
+    for (xmlNode* child = node->children; child != nullptr;) {
+      xmlNode* next = child->next;
+      xmlUnlinkNode(child);
+      xmlAddPrevSibling(node, child);  // may merge text into a text node before it
+      child = next;
+    }
+    xmlUnlinkNode(node);
+    xmlFreeNode(node);
+  }
+}
+
 /// The most elements nested in one another in `doc`.
 size_t element_depth(xmlDoc* doc) {
   size_t deepest = 0;
@@ -436,16 +468,19 @@ HtmlDocument parse_html(std::string_view html) {
       context.get(), input.data(), static_cast<int>(input.size()), nullptr, "UTF-8", options));
   // libxml2 stops (and turns its SAX off) on what it will not read: nesting deeper than 256
   // elements, a text node over 10,000,000 bytes; recovered errors leave it on.
+  const auto too_deep = [] {
+    return HtmlError("the HTML nests elements more than " + std::to_string(kMaxHtmlDepth) +
+                     " deep");
+  };
   if (!doc || context->disableSAX) {
     const char* why = context->lastError.message;
     std::string message = why ? why : "unknown error";
+    if (message.rfind("Excessive depth", 0) == 0) throw too_deep();  // names an option of its own
     while (!message.empty() && message.back() == '\n') message.pop_back();
     throw HtmlError("libxml2 cannot read the HTML: " + message);
   }
-  if (const size_t depth = element_depth(doc.get()); depth > kMaxHtmlDepth) {
-    throw HtmlError("the HTML nests elements " + std::to_string(depth) + " deep (at most " +
-                    std::to_string(kMaxHtmlDepth) + ")");
-  }
+  unwrap_nested_html(doc.get());
+  if (element_depth(doc.get()) > kMaxHtmlDepth) throw too_deep();
   Builder builder(holders_of_blocks(doc.get()));
   builder.walk(roots_of(doc.get(), whole));
   HtmlDocument document = builder.finish();

@@ -17,11 +17,9 @@
 
 namespace atento::data {
 
-/// Elements nested deeper than this are refused. libxml2 reads up to 256; the rest is room for
-/// the levels it may add when it reads our output of a document it repaired (a second <html>
-/// that it made a root is read inside the first one's <body>), so that what render_html
-/// writes always reads again.
-inline constexpr size_t kMaxHtmlDepth = 240;
+/// Elements nested deeper than this are refused (libxml2 reads up to 256 below <html>). What
+/// parse_html accepts, render_html writes no deeper, so that it always reads again.
+inline constexpr size_t kMaxHtmlDepth = 256;
 
 /// HTML that cannot be read: invalid UTF-8, a NUL byte, elements nested deeper than
 /// kMaxHtmlDepth, a text node over libxml2's limit of 10,000,000 bytes.
