@@ -194,19 +194,18 @@ std::string whole_markup(xmlNode* root) {
   return out;
 }
 
-/// Calls `visit(element, depth)` for every element of `doc` (depth 1: a root), without
-/// recursion (libxml2 nests up to 256 deep).
+/// Calls `visit(element, depth)` for every element of `doc` (depth 1: a root) in document
+/// order, without recursion (libxml2 nests up to 256 deep).
 template <typename Visit>
 void for_each_element(xmlDoc* doc, Visit visit) {
   std::vector<std::pair<xmlNode*, size_t>> stack;  // node, elements from the root to it
-  for (xmlNode* node = doc->children; node != nullptr; node = node->next)
-    stack.push_back({node, 1});
+  for (xmlNode* node = doc->last; node != nullptr; node = node->prev) stack.push_back({node, 1});
   while (!stack.empty()) {
     const auto [node, depth] = stack.back();
     stack.pop_back();
     if (node->type != XML_ELEMENT_NODE) continue;
     visit(node, depth);
-    for (xmlNode* child = node->children; child != nullptr; child = child->next)
+    for (xmlNode* child = node->last; child != nullptr; child = child->prev)
       stack.push_back({child, depth + 1});
   }
 }
@@ -225,33 +224,78 @@ std::unordered_set<const xmlNode*> holders_of_blocks(xmlDoc* doc) {
   return holders;
 }
 
-/// Replaces each <html> element that is not a root by its children, moving its attributes to
-/// the root <html> where that lacks them: HTML5's reading of a second <html> tag. libxml2 makes
-/// one of what follows an </html> and nests it in the first, after the <body>; written back as
-/// it stands, a fragment would come out as a whole document, and the content would be read one
-/// level deeper each time (libxml2 puts it inside the first <body>).
+/// Moves the attributes of `from` that `to` lacks to `to`.
+void move_missing_attributes(xmlNode* from, xmlNode* to) {
+  for (xmlAttr* attr = from->properties; attr != nullptr;) {
+    xmlAttr* next = attr->next;
+    if (xmlHasProp(to, attr->name) == nullptr) {  // xmlAddChild puts an attribute in properties
+      xmlUnlinkNode(reinterpret_cast<xmlNode*>(attr));
+      xmlAddChild(to, reinterpret_cast<xmlNode*>(attr));
+    }
+    attr = next;
+  }
+}
+
+/// Moves the children of `from` to the end of `to`'s.
+void move_children(xmlNode* from, xmlNode* to) {
+  for (xmlNode* child = from->children; child != nullptr;) {
+    xmlNode* next = child->next;
+    xmlUnlinkNode(child);
+    xmlAddChild(to, child);  // may merge text into a text node before it
+    child = next;
+  }
+}
+
+/// Puts the children of `node` in its place.
+void replace_by_children(xmlNode* node) {
+  for (xmlNode* child = node->children; child != nullptr;) {
+    xmlNode* next = child->next;
+    xmlAddPrevSibling(node, child);  // unlinks it first; may merge text into a text node
+    child = next;
+  }
+  xmlUnlinkNode(node);
+  xmlFreeNode(node);
+}
+
+/// The <body> of the root element `root`, made (last) when it has none.
+xmlNode* body_of(xmlNode* root) {
+  for (xmlNode* child = root->children; child != nullptr; child = child->next) {
+    if (child->type == XML_ELEMENT_NODE && name_of(child) == "body") return child;
+  }
+  return xmlAddChild(root, xmlNewDocNode(root->doc, nullptr, BAD_CAST "body", nullptr));
+}
+
+/// Reads each <html> element that is not a root as HTML5 reads what follows an </html>: its
+/// content goes to the end of the first <body>, the attributes of its <html> and <body> tags to
+/// the first <html> and <body> where those lack them, and its <head> tag is dropped. libxml2
+/// instead nests a second <html> in the first, after the <body>: written back as it stood, a
+/// fragment came out as a whole document, and reading it again put that content one level
+/// deeper, inside the first <body>.
 void unwrap_nested_html(xmlDoc* doc) {
   std::vector<xmlNode*> nested;
   for_each_element(doc, [&](xmlNode* node, size_t depth) {
     if (depth > 1 && name_of(node) == "html") nested.push_back(node);
   });
-  for (xmlNode* node : nested) {  // outer ones first: the root is an element with no parent
+  for (xmlNode* node : nested) {  // in document order: outer ones first
     xmlNode* root = node;
     while (root->parent != nullptr && root->parent->type == XML_ELEMENT_NODE) root = root->parent;
-    for (xmlAttr* attr = node->properties; attr != nullptr;) {
-      xmlAttr* next = attr->next;
-      if (xmlHasProp(root, attr->name) == nullptr) {  // moved: xmlAddChild puts it in properties
-        xmlUnlinkNode(reinterpret_cast<xmlNode*>(attr));
-        xmlAddChild(root, reinterpret_cast<xmlNode*>(attr));
+    xmlNode* body = body_of(root);
+    move_missing_attributes(node, root);
+    std::vector<xmlNode*> tags;  // its <head> and <body>
+    for (xmlNode* child = node->children; child != nullptr; child = child->next) {
+      if (child->type == XML_ELEMENT_NODE && in_list(name_of(child), {"head", "body"})) {
+        tags.push_back(child);
       }
-      attr = next;
     }
-    for (xmlNode* child = node->children; child != nullptr;) {
-      xmlNode* next = child->next;
-      xmlUnlinkNode(child);
-      xmlAddPrevSibling(node, child);  // may merge text into a text node before it
-      child = next;
+    for (xmlNode* tag : tags) {
+      if (name_of(tag) == "body") move_missing_attributes(tag, body);
+      replace_by_children(tag);
     }
+    if (node->parent != root) {  // not libxml2's doing: left where it stands
+      replace_by_children(node);
+      continue;
+    }
+    move_children(node, body);
     xmlUnlinkNode(node);
     xmlFreeNode(node);
   }
