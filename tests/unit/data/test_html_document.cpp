@@ -30,6 +30,13 @@ std::vector<std::string> start_tags(const std::string& html) {
   return names;
 }
 
+/// Expects `html` written back as `expected`, and that read and written again unchanged.
+void expect_written_as(const std::string& html, const std::string& expected) {
+  const std::string written = render_html(parse_html(html));
+  EXPECT_EQ(written, expected) << html;
+  EXPECT_EQ(render_html(parse_html(written)), written) << html;
+}
+
 /// True when the tags of `html` (void elements aside) are properly nested.
 bool properly_nested(const std::string& html) {
   static const std::regex tag("<(/?)([a-z][a-z0-9]*)[^>]*>");
@@ -177,11 +184,10 @@ TEST(HtmlDocument, VoidElementsThatLibxml2DoesNotKnowKeepTheTextAfterThem) {
   EXPECT_EQ(document.blocks[0].text, "Hello  world and more  text.");
   EXPECT_EQ(document.blocks[1].text, "Twothree");
   EXPECT_EQ(document.blocks[2].text, "four");
-  const std::string written = render_html(document);
-  EXPECT_EQ(written,
-            "<p>Hello <source src=\"a.mp4\" /> world and <wbr />more <embed src=\"x\" /> text.</p>"
-            "<p>Two<track kind=\"x\" />three<br>four</p>");
-  EXPECT_EQ(render_html(parse_html(written)), written);
+  expect_written_as(
+      html,
+      "<p>Hello <source src=\"a.mp4\" /> world and <wbr />more <embed src=\"x\" /> text.</p>"
+      "<p>Two<track kind=\"x\" />three<br>four</p>");
 }
 
 TEST(HtmlDocument, CharactersThatLibxml2LeavesOutBecomeSpaces) {
@@ -204,21 +210,15 @@ TEST(HtmlDocument, WhatFollowsTheEndOfHtmlGoesToTheEndOfTheBody) {
   // reads it, its content goes to the end of the <body> and the attributes of its <html> and
   // <body> tags to the first ones: a fragment stays a fragment, a document keeps one <html>
   // and one <body>, and neither nests deeper when read again.
-  const auto fragment = parse_html("<p>a</p></html><p>b <b>c</b></p></body></html>d");
-  EXPECT_FALSE(fragment.whole_document);
-  EXPECT_EQ(texts(fragment), (std::vector<std::string>{"a", "b c", "d"}));
-  const std::string fragment_out = render_html(fragment);
-  EXPECT_EQ(fragment_out, "<p>a</p><p>b <b>c</b></p><p>d</p>");  // libxml2 put "d" in a <p>
-  EXPECT_EQ(render_html(parse_html(fragment_out)), fragment_out);
-
-  const auto document = parse_html(
+  const std::string fragment = "<p>a</p></html><p>b <b>c</b></p></body></html>d";
+  EXPECT_FALSE(parse_html(fragment).whole_document);
+  EXPECT_EQ(texts(parse_html(fragment)), (std::vector<std::string>{"a", "b c", "d"}));
+  expect_written_as(fragment, "<p>a</p><p>b <b>c</b></p><p>d</p>");  // libxml2 put "d" in a <p>
+  expect_written_as(
       "<html><body><p>a</p></body></html><html lang=\"es\" dir=\"ltr\">"
-      "<head><title>t</title></head><body class=\"x\"><p>b</p></body></html>");
-  const std::string written = render_html(document);
-  EXPECT_EQ(written,
-            "<html lang=\"es\" dir=\"ltr\"><body class=\"x\"><p>a</p><title>t</title><p>b</p>"
-            "</body></html>");
-  EXPECT_EQ(render_html(parse_html(written)), written);
+      "<head><title>t</title></head><body class=\"x\"><p>b</p></body></html>",
+      "<html lang=\"es\" dir=\"ltr\"><body class=\"x\"><p>a</p><title>t</title><p>b</p></body>"
+      "</html>");
 }
 
 TEST(HtmlDocument, NestingIsBoundedByWhatLibxml2Reads) {
