@@ -265,20 +265,19 @@ xmlNode* body_of(xmlNode* root) {
   return xmlAddChild(root, xmlNewDocNode(root->doc, nullptr, BAD_CAST "body", nullptr));
 }
 
-/// Reads each <html> element that is not a root as HTML5 reads what follows an </html>: its
+/// Reads each <html> element in the root <html> as HTML5 reads what follows an </html>: its
 /// content goes to the end of the first <body>, the attributes of its <html> and <body> tags to
 /// the first <html> and <body> where those lack them, and its <head> tag is dropped. libxml2
 /// instead nests a second <html> in the first, after the <body>: written back as it stood, a
 /// fragment came out as a whole document, and reading it again put that content one level
 /// deeper, inside the first <body>.
 void unwrap_nested_html(xmlDoc* doc) {
-  std::vector<xmlNode*> nested;
+  std::vector<xmlNode*> nested;  // where libxml2 puts them: children of the root
   for_each_element(doc, [&](xmlNode* node, size_t depth) {
-    if (depth > 1 && name_of(node) == "html") nested.push_back(node);
+    if (depth == 2 && name_of(node) == "html") nested.push_back(node);
   });
-  for (xmlNode* node : nested) {  // in document order: outer ones first
-    xmlNode* root = node;
-    while (root->parent != nullptr && root->parent->type == XML_ELEMENT_NODE) root = root->parent;
+  for (xmlNode* node : nested) {  // in document order
+    xmlNode* root = node->parent;
     xmlNode* body = body_of(root);
     move_missing_attributes(node, root);
     std::vector<xmlNode*> tags;  // its <head> and <body>
@@ -290,10 +289,6 @@ void unwrap_nested_html(xmlDoc* doc) {
     for (xmlNode* tag : tags) {
       if (name_of(tag) == "body") move_missing_attributes(tag, body);
       replace_by_children(tag);
-    }
-    if (node->parent != root) {  // not libxml2's doing: left where it stands
-      replace_by_children(node);
-      continue;
     }
     move_children(node, body);
     xmlUnlinkNode(node);
