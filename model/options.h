@@ -52,8 +52,8 @@ struct ModelOptions {
   /// The encoder reads the decoder's token embedding (three-way tying with tie_embeddings;
   /// Press & Wolf 2017): needs one vocabulary for both languages, so src_vocab == tgt_vocab.
   bool share_embeddings = false;
-  /// Adaptive softmax cutoffs (Grave et al. 2017; model/output.h), e.g. {2000, 6000}: ids below
-  /// the first are scored in the head, each later range in a narrower tail cluster. Needs ids
+  /// Adaptive softmax cutoffs (Grave et al. 2017; model/adaptive_softmax.h), e.g. {2000, 6000}: ids
+  /// below the first are scored in the head, each later range in a narrower tail cluster. Needs ids
   /// ranked by frequency (the `words` vocabulary). Empty: the full softmax.
   std::vector<int64_t> adaptive_cutoffs;
   /// Each adaptive tail cluster is `adaptive_div` times narrower than the one before.

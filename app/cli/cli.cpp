@@ -50,6 +50,8 @@ CLI::Validator device_name() {
   return CLI::Validator(check, "cpu|cuda|cuda:N");
 }
 
+CLI::Validator precision_name() { return CLI::IsMember(precision_names()); }
+
 int guarded_main(const std::function<int()>& body) {
   try {
     return body();

@@ -23,6 +23,9 @@ CLI::Validator integer_range(int64_t min, int64_t max = INT64_MAX);
 /// An option check accepting a device name: cpu, cuda or cuda:N.
 CLI::Validator device_name();
 
+/// An option check accepting a precision name: fp32, bf16, int8 or auto (precision_names()).
+CLI::Validator precision_name();
+
 /// Runs `body` and maps exceptions to exit codes: ConfigError → 2, anything else → 1, each
 /// reported as one "error: …" line on stderr. LibTorch errors are reported by their message
 /// alone, without the C++ source locations and backtrace they carry.

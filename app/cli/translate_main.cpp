@@ -43,7 +43,7 @@ int main(int argc, char** argv) {
         ->check(atento::integer_range(0, 1024));
     app.add_option("--precision", args.flags.precision,
                    "Decoding arithmetic: fp32, bf16, int8 or auto (default: translate.precision)")
-        ->check(CLI::IsMember({"fp32", "bf16", "int8", "auto"}));
+        ->check(atento::precision_name());
     app.add_option("--set", args.overrides, "Override a translate.* setting: translate.key=value");
     if (int code = atento::parse_command_line(app, argc, argv); code >= 0) return code;
     return atento::run_translation(args);

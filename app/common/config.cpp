@@ -388,6 +388,12 @@ json config_to_json(const Config& config) {
   return out;
 }
 
+std::vector<std::string> precision_names() {
+  std::vector<std::string> names;
+  for (const auto& [text, value] : kPrecisions) names.emplace_back(text);
+  return names;
+}
+
 bool is_device_name(const std::string& name) {
   if (name == "cpu" || name == "cuda") return true;
   const std::string prefix = "cuda:";

@@ -35,13 +35,15 @@ enum class LrSchedule { kConstant, kInverseSqrt, kLinear };
 enum class BestMetric { kAccuracy, kLoss, kBleu };
 /// Arithmetic of the forward pass: fp32, bf16 autocast (matmuls in bfloat16, loss and
 /// softmax in fp32), int8 (decoding only: dense layers with int8 weights, model/int8_linear.h),
-/// or auto: bf16 where the CPU multiplies bfloat16 natively, else fp32 (auto does not pick int8
-/// until it measures faster, app/common/precision.h).
-/// See app/common/precision.h.
+/// or auto: bf16 where the CPU multiplies bfloat16 natively, else fp32 for training and int8
+/// for decoding where Atento's int8 kernel runs (app/common/precision.h).
 enum class Precision { kFp32, kBf16, kInt8, kAuto };
 
 /// True for the device names the configuration accepts: cpu, cuda, cuda:N.
 bool is_device_name(const std::string& name);
+
+/// The names train.precision and translate.precision accept: fp32, bf16, int8, auto.
+std::vector<std::string> precision_names();
 
 struct TrainOptions {
   /// adam | adamw | rmsprop (Keras defaults for the book: lr 1e-3, rho 0.9, eps 1e-7).
@@ -59,7 +61,7 @@ struct TrainOptions {
   double weight_decay = 0.0;
   /// constant | inverse_sqrt (linear warm-up, then lr·sqrt(warmup/step)) | linear (linear
   /// warm-up, then a straight line down to 0 at max_steps and/or at the end of
-  /// time_budget_minutes, whichever line is lower). See app/schedule.h.
+  /// time_budget_minutes, whichever line is lower). See app/train/schedule.h.
   LrSchedule schedule = LrSchedule::kInverseSqrt;
   /// Steps of linear warm-up (every schedule; 0 = none).
   int64_t warmup_steps = 1000;
@@ -167,7 +169,7 @@ struct FilterOptions {
   int64_t batch_size = 128;
 };
 
-/// Collective backend of a data-parallel run (app/process_group.h).
+/// Collective backend of a data-parallel run (app/distributed/process_group.h).
 enum class Backend { kAuto, kGloo, kNccl };
 
 /// Data-parallel training: the group itself comes from RANK, WORLD_SIZE, MASTER_ADDR and

@@ -6,7 +6,7 @@
 //   model.safetensors  best weights so far (by train.best_metric), best.json its figures
 //                      (model.pt, a pickle, in directories written before; still read)
 //   checkpoints/       step-N/{model.pt,optimizer.pt,state.json} and `latest` naming one
-//                      (app/checkpoint_dir.h)
+//                      (app/train/checkpoint_dir.h)
 //   train.tsv valid.tsv test.tsv   the split
 //   log.jsonl          one JSON object per event
 

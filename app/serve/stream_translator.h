@@ -1,6 +1,7 @@
 #pragma once
-// atento-serve's continuous batching over a loaded model: a StepDecoder (app/request_batcher.h)
-// that tokenizes jobs, decodes them with model::GreedyStream and detokenizes those that end.
+// atento-serve's continuous batching over a loaded model: a StepDecoder
+// (app/serve/request_batcher.h) that tokenizes jobs, decodes them with model::GreedyStream and
+// detokenizes those that end.
 
 #include <cstdint>
 #include <memory>

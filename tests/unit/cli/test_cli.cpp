@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "app/cli/cli.h"
@@ -13,17 +14,21 @@
 namespace atento {
 namespace {
 
-// Parses `args` for a program with one `--beam` option in [1, 16]; returns the exit code
-// (-1: go on) and the captured stderr.
-std::pair<int, std::string> parse_beam(std::vector<std::string> args, int64_t* beam) {
-  CLI::App app{"test", "atento-test"};
-  app.add_option("--beam", *beam)->check(integer_range(1, 16));
+// Parses `args` with `app`; returns the exit code (-1: go on) and the captured stderr.
+std::pair<int, std::string> parse(CLI::App& app, std::vector<std::string> args) {
   std::vector<char*> argv;
   args.insert(args.begin(), "atento-test");
   for (auto& a : args) argv.push_back(a.data());
   testing::internal::CaptureStderr();
   const int code = parse_command_line(app, static_cast<int>(argv.size()), argv.data());
   return {code, testing::internal::GetCapturedStderr()};
+}
+
+// Parses `args` for a program with one `--beam` option in [1, 16].
+std::pair<int, std::string> parse_beam(std::vector<std::string> args, int64_t* beam) {
+  CLI::App app{"test", "atento-test"};
+  app.add_option("--beam", *beam)->check(integer_range(1, 16));
+  return parse(app, std::move(args));
 }
 
 TEST(Cli, IntegerRangeAcceptsTheRangeAndExplainsRejections) {
@@ -42,6 +47,20 @@ TEST(Cli, IntegerRangeAcceptsTheRangeAndExplainsRejections) {
     EXPECT_NE(err.find(expected), std::string::npos) << err;
     EXPECT_EQ(err.find("179769"), std::string::npos) << "no 309-digit bound: " << err;
   }
+}
+
+TEST(Cli, PrecisionOptionAcceptsTheConfigurationsNames) {
+  std::string precision;
+  CLI::App app{"test", "atento-test"};
+  app.add_option("--precision", precision)->check(precision_name());
+  for (const std::string name : {"fp32", "bf16", "int8", "auto"}) {
+    EXPECT_EQ(parse(app, {"--precision", name}).first, -1) << name;
+    EXPECT_EQ(precision, name);
+  }
+  const auto [code, err] = parse(app, {"--precision", "fp16"});
+  EXPECT_EQ(code, kExitUsage);
+  EXPECT_NE(err.find("fp16"), std::string::npos) << err;
+  EXPECT_EQ(precision_names(), (std::vector<std::string>{"fp32", "bf16", "int8", "auto"}));
 }
 
 TEST(Cli, GuardedMainMapsErrorsToExitCodesAndPlainMessages) {

@@ -1,4 +1,4 @@
-// Precision (app/precision.h): auto resolves to bf16 only on a CPU with native bfloat16, the
+// Precision (app/common/precision.h): auto resolves to bf16 only on a CPU with native bfloat16, the
 // guard turns CPU autocast on and restores it, bf16 decoding multiplies several rows by cached
 // bf16 weights (model/projection.h) and gets autocast's own result while a single row stays an
 // fp32 matrix-vector product, and a memorised model still decodes its pairs in bf16, by greedy

@@ -1,4 +1,4 @@
-// Weight averaging (model/average.h): the decay schedule and the moving-average update.
+// Weight averaging (model/moving_average.h): the decay schedule and the moving-average update.
 
 #include <gtest/gtest.h>
 #include <torch/torch.h>
