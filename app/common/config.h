@@ -35,8 +35,8 @@ enum class LrSchedule { kConstant, kInverseSqrt, kLinear };
 enum class BestMetric { kAccuracy, kLoss, kBleu };
 /// Arithmetic of the forward pass: fp32, bf16 autocast (matmuls in bfloat16, loss and
 /// softmax in fp32), int8 (decoding only: dense layers with int8 weights, model/int8_linear.h),
-/// or auto: bf16 where the CPU multiplies bfloat16 natively, else fp32 for training and int8
-/// for decoding where Atento's int8 kernel runs (app/common/precision.h).
+/// or auto: bf16 where the CPU multiplies bfloat16 natively; elsewhere fp32, except that
+/// decoding picks int8 where Atento's int8 kernel runs (app/common/precision.h).
 enum class Precision { kFp32, kBf16, kInt8, kAuto };
 
 /// True for the device names the configuration accepts: cpu, cuda, cuda:N.
