@@ -225,6 +225,7 @@ void visit(V& v, C& o, const TrainOptions*) {
   v("rho", o.rho);
   v("eps", o.eps);
   v("weight_decay", o.weight_decay);
+  v("decay_vectors", o.decay_vectors);
   v("schedule", o.schedule, kSchedules);
   v("warmup_steps", o.warmup_steps);
   v("label_smoothing", o.label_smoothing);

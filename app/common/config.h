@@ -59,6 +59,9 @@ struct TrainOptions {
   double eps = 1e-9;
   /// Decoupled weight decay (adamw) or L2 (adam, rmsprop).
   double weight_decay = 0.0;
+  /// Decay the vectors too (biases, normalisation gains and shifts); false = only the matrices
+  /// (projections, embeddings), as GPT-2 and BERT train.
+  bool decay_vectors = true;
   /// constant | inverse_sqrt (linear warm-up, then lr·sqrt(warmup/step)) | linear (linear
   /// warm-up, then a straight line down to 0 at max_steps and/or at the end of
   /// time_budget_minutes, whichever line is lower). See app/train/schedule.h.

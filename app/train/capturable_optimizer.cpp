@@ -10,6 +10,7 @@
 #include <stdexcept>
 #include <utility>
 
+#include "app/train/optimizer.h"
 #include "model/optimizer_state.h"
 
 namespace atento {
@@ -77,6 +78,7 @@ CapturableOptimizerStep::CapturableOptimizerStep(torch::optim::Optimizer& optimi
       steps = std::max(steps, step_count(t.optimizer, *state));
       params_.push_back(p);
       states_.push_back(state);
+      decays_.push_back(weight_decay_of(group, t.optimizer));
     }
   }
   const auto on_device = torch::TensorOptions(torch::kDouble).device(device);
@@ -96,24 +98,20 @@ void CapturableOptimizerStep::queue_step() {
   // Bias corrections 1 − βᵗ with t on the device: torch::optim::Adam computes them on the host.
   auto bias1 = 1 - torch::pow(options_.beta1, step_);                // []
   auto bias2_root = (1 - torch::pow(options_.beta2, step_)).sqrt();  // []
-  auto decay = options_.optimizer == OptimizerKind::kAdamW
-                   ? 1 - lr_ * options_.weight_decay  // [] decoupled: p ← p·(1 − lr·λ)
-                   : torch::Tensor();
-  queue_adam(lr_ / bias1, bias2_root, decay);
+  queue_adam(lr_ / bias1, bias2_root);
 }
 
 void CapturableOptimizerStep::queue_adam(const torch::Tensor& step_size,
-                                         const torch::Tensor& bias2_root,
-                                         const torch::Tensor& decay) {
+                                         const torch::Tensor& bias2_root) {
   const double beta1 = options_.beta1, beta2 = options_.beta2;
-  const bool l2 = options_.optimizer == OptimizerKind::kAdam && options_.weight_decay != 0;
+  const bool decoupled = options_.optimizer == OptimizerKind::kAdamW;
   for (size_t i = 0; i < params_.size(); ++i) {
     auto& p = params_[i];
-    auto grad = l2 ? p.grad().add(p, options_.weight_decay) : p.grad();
-    auto [exp_avg, exp_avg_sq] = options_.optimizer == OptimizerKind::kAdamW
-                                     ? moments<torch::optim::AdamWParamState>(*states_[i])
-                                     : moments<torch::optim::AdamParamState>(*states_[i]);
-    if (decay.defined() && options_.weight_decay != 0) p.mul_(decay);
+    const double decay = decays_[i];
+    auto grad = !decoupled && decay != 0 ? p.grad().add(p, decay) : p.grad();  // L2
+    auto [exp_avg, exp_avg_sq] = decoupled ? moments<torch::optim::AdamWParamState>(*states_[i])
+                                           : moments<torch::optim::AdamParamState>(*states_[i]);
+    if (decoupled && decay != 0) p.mul_(1 - lr_ * decay);  // p ← p·(1 − lr·λ)
     exp_avg.mul_(beta1).add_(grad, 1 - beta1);
     exp_avg_sq.mul_(beta2).addcmul_(grad, grad, 1 - beta2);
     auto denom = (exp_avg_sq.sqrt() / bias2_root).add_(options_.eps);
@@ -125,7 +123,7 @@ void CapturableOptimizerStep::queue_rmsprop() {
   const double alpha = options_.rho;
   for (size_t i = 0; i < params_.size(); ++i) {
     auto& p = params_[i];
-    auto grad = options_.weight_decay != 0 ? p.grad().add(p, options_.weight_decay) : p.grad();
+    auto grad = decays_[i] != 0 ? p.grad().add(p, decays_[i]) : p.grad();
     auto& square_avg = static_cast<torch::optim::RMSpropParamState&>(*states_[i]).square_avg();
     square_avg.mul_(alpha).addcmul_(grad, grad, 1 - alpha);
     auto avg = square_avg.sqrt().add_(options_.eps);

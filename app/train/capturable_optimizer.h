@@ -30,14 +30,14 @@ class CapturableOptimizerStep {
   void count_step();
 
  private:
-  void queue_adam(const torch::Tensor& step_size, const torch::Tensor& bias2_root,
-                  const torch::Tensor& decay);
+  void queue_adam(const torch::Tensor& step_size, const torch::Tensor& bias2_root);
   void queue_rmsprop();
 
   torch::optim::Optimizer& optimizer_;
   TrainOptions options_;
   std::vector<torch::Tensor> params_;
   std::vector<torch::optim::OptimizerParamState*> states_;  ///< one per parameter
+  std::vector<double> decays_;  ///< one per parameter: its group's weight decay
   torch::Tensor lr_;                                        ///< [] double on the device
   torch::Tensor step_;  ///< [] double on the device: the step count after the last step
 };

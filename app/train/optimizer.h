@@ -10,9 +10,14 @@
 
 namespace atento {
 
-/// Adam, AdamW or RMSprop over `params` with train.lr, betas/rho, eps and weight_decay.
+/// Adam, AdamW or RMSprop over `params` with train.lr, betas/rho, eps and weight_decay (none on
+/// vectors, biases and normalisation parameters, unless train.decay_vectors). Its parameter
+/// groups, joined, are `params` in their order.
 std::unique_ptr<torch::optim::Optimizer> make_optimizer(const TrainOptions& t,
                                                         std::vector<torch::Tensor> params);
+
+/// The weight decay of a parameter group of an optimiser of `kind` built by make_optimizer.
+double weight_decay_of(const torch::optim::OptimizerParamGroup& group, OptimizerKind kind);
 
 /// Sets the learning rate of every parameter group.
 void set_learning_rate(torch::optim::Optimizer& optimizer, double lr);

@@ -312,6 +312,7 @@ const std::map<std::string, std::set<std::string>> kEveryKey = {
       "rho",
       "eps",
       "weight_decay",
+      "decay_vectors",
       "init_from",
       "schedule",
       "warmup_steps",
@@ -419,6 +420,7 @@ Config non_default_config() {
   c.train.rho = 0.7;
   c.train.eps = 1e-5;
   c.train.weight_decay = 0.01;
+  c.train.decay_vectors = false;
   c.train.schedule = LrSchedule::kLinear;
   c.train.warmup_steps = 10;
   c.train.label_smoothing = 0.2;
@@ -511,6 +513,7 @@ TEST(Config, JsonRoundTripPreservesEveryField) {
   EXPECT_EQ(r.train.rho, c.train.rho);
   EXPECT_EQ(r.train.eps, c.train.eps);
   EXPECT_EQ(r.train.weight_decay, c.train.weight_decay);
+  EXPECT_EQ(r.train.decay_vectors, c.train.decay_vectors);
   EXPECT_EQ(r.train.schedule, c.train.schedule);
   EXPECT_EQ(r.train.warmup_steps, c.train.warmup_steps);
   EXPECT_EQ(r.train.label_smoothing, c.train.label_smoothing);

@@ -1,6 +1,7 @@
 // The optimiser step with its learning rate and step count on the device against LibTorch's
 // own Adam, AdamW and RMSprop: the same weights and state after steps with a changing learning
-// rate, from a fresh state and from one LibTorch's optimiser left.
+// rate, from a fresh state and from one LibTorch's optimiser left, with every parameter decayed
+// and with the vectors spared.
 
 #include <gtest/gtest.h>
 #include <torch/optim/adam.h>
@@ -44,8 +45,9 @@ void expect_close(const std::vector<torch::Tensor>& a, const std::vector<torch::
   }
 }
 
-TrainOptions options(OptimizerKind kind, double weight_decay) {
+TrainOptions options(OptimizerKind kind, double weight_decay, bool decay_vectors = true) {
   TrainOptions t;
+  t.decay_vectors = decay_vectors;
   t.optimizer = kind;
   t.lr = 1e-2;
   t.beta1 = 0.9;
@@ -66,8 +68,8 @@ int64_t step_of(OptimizerKind kind, torch::optim::OptimizerParamState& state) {
 }
 
 // `head_start` steps of LibTorch's optimiser on both copies first (a resumed run's state).
-void check(OptimizerKind kind, double weight_decay, int head_start) {
-  const auto t = options(kind, weight_decay);
+void check(OptimizerKind kind, double weight_decay, int head_start, bool decay_vectors = true) {
+  const auto t = options(kind, weight_decay, decay_vectors);
   auto theirs = make_parameters();
   auto ours = clones(theirs);
   auto their_optimizer = make_optimizer(t, theirs);
@@ -110,6 +112,14 @@ TEST(CapturableOptimizerStep, AdamWMatchesLibTorch) { check(OptimizerKind::kAdam
 TEST(CapturableOptimizerStep, RmspropMatchesLibTorch) {
   check(OptimizerKind::kRmsprop, 0.0, 0);
   check(OptimizerKind::kRmsprop, 0.01, 0);
+}
+
+// The [4] parameter in a group of its own without decay (train.decay_vectors false).
+TEST(CapturableOptimizerStep, SparesTheVectorsAsLibTorchDoes) {
+  check(OptimizerKind::kAdam, 0.01, 0, false);
+  check(OptimizerKind::kAdamW, 0.05, 0, false);
+  check(OptimizerKind::kRmsprop, 0.01, 0, false);
+  check(OptimizerKind::kAdamW, 0.05, 2, false);
 }
 
 TEST(CapturableOptimizerStep, ContinuesFromTheStateLibTorchLeft) {
