@@ -78,7 +78,7 @@ CapturableOptimizerStep::CapturableOptimizerStep(torch::optim::Optimizer& optimi
       steps = std::max(steps, step_count(t.optimizer, *state));
       params_.push_back(p);
       states_.push_back(state);
-      decays_.push_back(weight_decay_of(group, t.optimizer));
+      decays_.push_back(decay_of(t, p));
     }
   }
   const auto on_device = torch::TensorOptions(torch::kDouble).device(device);

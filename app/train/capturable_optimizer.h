@@ -37,7 +37,7 @@ class CapturableOptimizerStep {
   TrainOptions options_;
   std::vector<torch::Tensor> params_;
   std::vector<torch::optim::OptimizerParamState*> states_;  ///< one per parameter
-  std::vector<double> decays_;  ///< one per parameter: its group's weight decay
+  std::vector<double> decays_;                              ///< one per parameter: its weight decay
   torch::Tensor lr_;                                        ///< [] double on the device
   torch::Tensor step_;  ///< [] double on the device: the step count after the last step
 };

@@ -9,6 +9,11 @@
 #include <utility>
 
 namespace atento {
+
+double decay_of(const TrainOptions& t, const torch::Tensor& p) {
+  return p.dim() < 2 && !t.decay_vectors ? 0.0 : t.weight_decay;
+}
+
 namespace {
 
 /// The options of train.optimizer from train.*, with weight decay `decay`.
@@ -27,11 +32,6 @@ std::unique_ptr<torch::optim::OptimizerOptions> options_for(const TrainOptions& 
           torch::optim::RMSpropOptions(t.lr).alpha(t.rho).eps(t.eps).weight_decay(decay));
   }
   throw std::logic_error("unknown optimizer");
-}
-
-/// The weight decay of a parameter: none for a vector (dim < 2) unless train.decay_vectors.
-double decay_of(const TrainOptions& t, const torch::Tensor& p) {
-  return p.dim() < 2 && !t.decay_vectors ? 0.0 : t.weight_decay;
 }
 
 /// `params` in groups of equal weight decay, each a run of neighbours, so the groups joined are
@@ -69,18 +69,6 @@ std::unique_ptr<torch::optim::Optimizer> make_optimizer(const TrainOptions& t,
       return make<torch::optim::AdamW, torch::optim::AdamWOptions>(t, params);
     case OptimizerKind::kRmsprop:
       return make<torch::optim::RMSprop, torch::optim::RMSpropOptions>(t, params);
-  }
-  throw std::logic_error("unknown optimizer");
-}
-
-double weight_decay_of(const torch::optim::OptimizerParamGroup& group, OptimizerKind kind) {
-  switch (kind) {
-    case OptimizerKind::kAdam:
-      return static_cast<const torch::optim::AdamOptions&>(group.options()).weight_decay();
-    case OptimizerKind::kAdamW:
-      return static_cast<const torch::optim::AdamWOptions&>(group.options()).weight_decay();
-    case OptimizerKind::kRmsprop:
-      return static_cast<const torch::optim::RMSpropOptions&>(group.options()).weight_decay();
   }
   throw std::logic_error("unknown optimizer");
 }

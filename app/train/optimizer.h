@@ -16,8 +16,8 @@ namespace atento {
 std::unique_ptr<torch::optim::Optimizer> make_optimizer(const TrainOptions& t,
                                                         std::vector<torch::Tensor> params);
 
-/// The weight decay of a parameter group of an optimiser of `kind` built by make_optimizer.
-double weight_decay_of(const torch::optim::OptimizerParamGroup& group, OptimizerKind kind);
+/// The weight decay of parameter `p`: none for a vector (dim < 2) unless train.decay_vectors.
+double decay_of(const TrainOptions& t, const torch::Tensor& p);
 
 /// Sets the learning rate of every parameter group.
 void set_learning_rate(torch::optim::Optimizer& optimizer, double lr);
