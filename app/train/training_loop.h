@@ -49,7 +49,8 @@ class TrainingLoop {
   /// last validation, or 128 + the signal after a checkpoint. start_epoch() must have built
   /// the current epoch's batches.
   int run_loop();
-  /// Validates, keeps the best weights and best.json when better, then writes a checkpoint. A run's
+  /// Validates, keeps the best weights and best.json when better, writes a checkpoint, then logs
+  /// the figures with the seconds spent judging (evaluate_s) and writing (save_s). A run's
   /// train_step calls it every train.eval_every_steps; the loop at each epoch's end and last.
   void validate_now();
 
@@ -84,6 +85,8 @@ class TrainingLoop {
 
  private:
   void next_epoch();
+  /// Writes the best weights and best.json (a validation better than any before).
+  void save_best(const ValidationFigures& figures);
   void save_checkpoint();
   int interrupt(int signal);
   int finish(const std::string& reason);

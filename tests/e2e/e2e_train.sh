@@ -46,6 +46,10 @@ a=$(json_get "$WORK/once/log.jsonl" "$pick"); b=$(json_get "$WORK/twice/log.json
   || fail "resume differs: once ($a) vs twice ($b)"
 cmp -s "$WORK/once/model.safetensors" "$WORK/twice/model.safetensors" && pass "resumed weights are bit-identical" \
   || fail "resumed weights differ"
+timing='[(e["evaluate_s"], e["save_s"]) for e in events if e["event"]=="valid"]'
+json_get "$WORK/twice/log.jsonl" "all(0 <= a and 0 < b for a, b in $timing) and len($timing) >= 2" \
+  | grep -qx True && pass "each valid event logs its seconds judging and writing" \
+  || fail "valid events lack evaluate_s / save_s: $(json_get "$WORK/twice/log.jsonl" "$timing")"
 
 # --- train.cuda_graphs: on the CPU the steps run their graph form (padded to buckets, the
 # --- device-side optimiser) eagerly; without dropout it trains LibTorch's weights ---------
