@@ -36,8 +36,7 @@ double seconds_between(std::chrono::steady_clock::time_point from,
 }  // namespace
 
 double TrainingLoop::elapsed() const {
-  return elapsed_before_ +
-         std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
+  return elapsed_before_ + seconds_between(started_, std::chrono::steady_clock::now());
 }
 
 int TrainingLoop::run_loop() {
