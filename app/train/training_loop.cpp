@@ -16,6 +16,15 @@
 
 namespace atento {
 
+namespace {
+
+double seconds_between(std::chrono::steady_clock::time_point from,
+                       std::chrono::steady_clock::time_point to) {
+  return std::chrono::duration<double>(to - from).count();
+}
+
+}  // namespace
+
 TrainingLoop::TrainingLoop(Config config, std::string dir)
     : config_(std::move(config)), dir_(std::move(dir)) {}
 
@@ -25,15 +34,6 @@ void TrainingLoop::start_clock() {
   started_ = std::chrono::steady_clock::now();
   elapsed_before_ = state_.elapsed_s;
 }
-
-namespace {
-
-double seconds_between(std::chrono::steady_clock::time_point from,
-                       std::chrono::steady_clock::time_point to) {
-  return std::chrono::duration<double>(to - from).count();
-}
-
-}  // namespace
 
 double TrainingLoop::elapsed() const {
   return elapsed_before_ + seconds_between(started_, std::chrono::steady_clock::now());
