@@ -3,7 +3,6 @@
 #include <torch/torch.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <fstream>
 #include <functional>
@@ -15,6 +14,7 @@
 #include "app/common/files.h"
 #include "app/common/overrides.h"
 #include "app/common/runtime.h"
+#include "app/common/stopwatch.h"
 #include "app/filter/score_combination.h"
 #include "app/model_dir/model_dir.h"
 #include "app/model_dir/weights_file.h"
@@ -156,10 +156,9 @@ int score_lines(const PairScorer& score, const FilterArgs& args) {
       std::cerr << "warning: " << input_name << ":" << i + 1 << ": " << reason << " (scored 0)\n";
     }
   }
-  const auto start = std::chrono::steady_clock::now();
+  const Stopwatch watch;
   auto scores = score(pairs);
-  const double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const double seconds = watch.seconds();
   std::vector<double> line_scores(lines.size(), 0.0);
   for (size_t k = 0; k < pairs.size(); ++k) line_scores[line_of[k]] = scores[k];
   std::string out;

@@ -22,6 +22,7 @@
 #include "app/common/progress.h"
 #include "app/common/runtime.h"
 #include "app/common/stop_signals.h"
+#include "app/common/stopwatch.h"
 #include "app/distributed/data_parallel.h"
 #include "app/distributed/gradient_reducer.h"
 #include "app/model_dir/model_dir.h"
@@ -294,11 +295,10 @@ void Trainer::set_up_step_graphs() {
 void Trainer::segment_epoch() {
   const double alpha = config_.tokenizer.sample_alpha;
   if (alpha <= 0) return;
-  const auto start = std::chrono::steady_clock::now();
+  const Stopwatch watch;
   train_ = data::sample_examples(*vocab_, train_text_, alpha,
                                  data::mix_seed(config_.train.seed, state_.epoch));
-  const double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const double seconds = watch.seconds();
   std::ostringstream line;
   line << "epoch " << state_.epoch + 1 << ": " << train_.size()
        << " training pairs segmented by sampling (alpha " << alpha << ") in " << std::fixed

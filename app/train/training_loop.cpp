@@ -16,28 +16,17 @@
 
 namespace atento {
 
-namespace {
-
-double seconds_between(std::chrono::steady_clock::time_point from,
-                       std::chrono::steady_clock::time_point to) {
-  return std::chrono::duration<double>(to - from).count();
-}
-
-}  // namespace
-
 TrainingLoop::TrainingLoop(Config config, std::string dir)
     : config_(std::move(config)), dir_(std::move(dir)) {}
 
 TrainingLoop::~TrainingLoop() = default;
 
 void TrainingLoop::start_clock() {
-  started_ = std::chrono::steady_clock::now();
+  clock_.restart();
   elapsed_before_ = state_.elapsed_s;
 }
 
-double TrainingLoop::elapsed() const {
-  return elapsed_before_ + seconds_between(started_, std::chrono::steady_clock::now());
-}
+double TrainingLoop::elapsed() const { return elapsed_before_ + clock_.seconds(); }
 
 int TrainingLoop::run_loop() {
   StopSignals signals;
@@ -68,9 +57,10 @@ void TrainingLoop::next_epoch() {
 
 void TrainingLoop::validate_now() {
   before_checkpoint();  // diverged weights never reach a checkpoint
-  const auto began = std::chrono::steady_clock::now();
+  Stopwatch watch;
   const ValidationFigures figures = evaluate_validation();
-  const auto evaluated = std::chrono::steady_clock::now();
+  const double evaluate_s = watch.seconds();
+  watch.restart();
   const auto metric = config_.train.best_metric;
   auto decision = decide_validation(state_, metric, judged_figure(metric, figures));
   state_ = decision.state;
@@ -86,8 +76,8 @@ void TrainingLoop::validate_now() {
                 {"epoch", state_.epoch},
                 {"elapsed_s", state_.elapsed_s},
                 {"best", decision.better},
-                {"evaluate_s", seconds_between(began, evaluated)},
-                {"save_s", seconds_between(evaluated, std::chrono::steady_clock::now())}});
+                {"evaluate_s", evaluate_s},
+                {"save_s", watch.seconds()}});
   log_->write(event);
 }
 

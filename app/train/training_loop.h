@@ -8,7 +8,6 @@
 #include <torch/nn/module.h>
 #include <torch/optim/optimizer.h>
 
-#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -16,6 +15,7 @@
 #include <utility>
 
 #include "app/common/config.h"
+#include "app/common/stopwatch.h"
 #include "app/train/train_state.h"
 #include "app/train/validation_decision.h"
 
@@ -91,7 +91,7 @@ class TrainingLoop {
   int interrupt(int signal);
   int finish(const std::string& reason);
 
-  std::chrono::steady_clock::time_point started_;
+  Stopwatch clock_;              ///< since this run started
   double elapsed_before_ = 0.0;  ///< state_.elapsed_s when this run started
 };
 

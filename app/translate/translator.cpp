@@ -4,7 +4,6 @@
 #include <torch/torch.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <deque>
 #include <fstream>
@@ -19,6 +18,7 @@
 #include "app/common/files.h"
 #include "app/common/precision.h"
 #include "app/common/runtime.h"
+#include "app/common/stopwatch.h"
 #include "app/translate/attention_records.h"
 #include "app/translate/greedy_graphs.h"
 #include "app/translate/greedy_workers.h"
@@ -257,7 +257,7 @@ int run_html_translation(TrainedModel& trained, const model::SearchOptions& sear
     throw ConfigError("--format html: --attention and --n-best are for text only");
   }
   const std::string input_name = args.input.empty() ? "<stdin>" : args.input;
-  const auto started = std::chrono::steady_clock::now();
+  const Stopwatch watch;
   const std::string html = read_html_input(args.input);
   HtmlTranslation done;
   try {
@@ -270,9 +270,7 @@ int run_html_translation(TrainedModel& trained, const model::SearchOptions& sear
   data::OutputFile out(args.output);
   out.write(done.html);
   out.commit();
-  const double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-  print_summary(static_cast<size_t>(done.pieces), done.target_tokens, seconds, search);
+  print_summary(static_cast<size_t>(done.pieces), done.target_tokens, watch.seconds(), search);
   return kExitOk;
 }
 
@@ -296,7 +294,7 @@ int run_translation(const TranslateArgs& args) {
     return run_html_translation(trained, search, splitter ? &*splitter : nullptr, args);
   }
   const std::string input_name = args.input.empty() ? "<stdin>" : args.input;
-  const auto started = std::chrono::steady_clock::now();
+  const Stopwatch watch;
   data::LineReader reader(args.input);
   data::OutputFile out(args.output);
   std::optional<data::OutputFile> attention;
@@ -337,9 +335,7 @@ int run_translation(const TranslateArgs& args) {
     attention->write(records ? "]\n" : "[]\n");
     attention->commit();
   }
-  const double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-  print_summary(pieces, target_tokens, seconds, search);
+  print_summary(pieces, target_tokens, watch.seconds(), search);
   return kExitOk;
 }
 
