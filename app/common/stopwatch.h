@@ -1,6 +1,6 @@
 #pragma once
 // Seconds of wall-clock time on the steady clock: what the programs print and log as the time a
-// stage took (decoding, scoring, validating, saving).
+// stage took (decoding, scoring, validating, saving, answering a request).
 
 #include <chrono>
 

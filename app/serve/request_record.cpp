@@ -2,12 +2,16 @@
 
 #include <httplib.h>
 
+#include <optional>
+
+#include "app/common/stopwatch.h"
+
 namespace atento {
 
 namespace {
 
 struct Current {
-  std::chrono::steady_clock::time_point start{};  // epoch: not routed (answered by httplib)
+  std::optional<Stopwatch> watch;  // unset: not routed (answered by httplib)
   size_t characters = 0;
   size_t sentences = 0;
 };
@@ -26,7 +30,7 @@ void note_translated(size_t characters, size_t sentences) {
 
 void on_request_done(httplib::Server& server, std::function<void(const RequestRecord&)> done) {
   server.set_pre_routing_handler([](const httplib::Request&, httplib::Response&) {
-    current() = Current{std::chrono::steady_clock::now(), 0, 0};
+    current() = Current{Stopwatch(), 0, 0};
     return httplib::Server::HandlerResponse::Unhandled;
   });
   server.set_logger(
@@ -38,11 +42,7 @@ void on_request_done(httplib::Server& server, std::function<void(const RequestRe
         record.method = req.method;
         record.path = req.path;
         record.status = res.status;
-        if (c.start != std::chrono::steady_clock::time_point{}) {
-          record.milliseconds =
-              std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - c.start)
-                  .count();
-        }
+        if (c.watch) record.milliseconds = 1000.0 * c.watch->seconds();
         record.characters = c.characters;
         record.sentences = c.sentences;
         c = Current{};
