@@ -14,6 +14,7 @@
 #include <stdexcept>
 #include <thread>
 
+#include "data/punctuation.h"
 #include "data/text_io.h"
 
 namespace atento::data {
@@ -151,7 +152,9 @@ void SentencePieceTokenizer::train(const std::vector<std::string>& sentences,
   }
   const AtentoSpmApi& api = spm_plugin();
   std::string text;
-  for (const std::string& sentence : sentences) text.append(sentence).append(1, '\n');
+  for (const std::string& sentence : sentences) {
+    text.append(plain_punctuation(sentence)).append(1, '\n');  // as encode() will read text
+  }
   const std::string input = training_text_path(model_prefix);
   write_file_atomically(input, text);
   // The temporary text goes whatever happens next.
@@ -189,7 +192,8 @@ std::vector<int64_t> SentencePieceTokenizer::take_ids(int status, int32_t* ids, 
   return result;
 }
 
-std::vector<int64_t> SentencePieceTokenizer::encode(const std::string& text) const {
+std::vector<int64_t> SentencePieceTokenizer::encode(const std::string& raw) const {
+  const std::string text = plain_punctuation(raw);
   int32_t* ids = nullptr;
   size_t count = 0;
   char* error = nullptr;
@@ -197,7 +201,8 @@ std::vector<int64_t> SentencePieceTokenizer::encode(const std::string& text) con
   return take_ids(status, ids, count, error);
 }
 
-std::vector<int64_t> SentencePieceTokenizer::sample(const std::string& text, double alpha) const {
+std::vector<int64_t> SentencePieceTokenizer::sample(const std::string& raw, double alpha) const {
+  const std::string text = plain_punctuation(raw);
   int32_t* ids = nullptr;
   size_t count = 0;
   char* error = nullptr;

@@ -16,7 +16,8 @@ namespace atento::data {
 class Tokenizer {
  public:
   virtual ~Tokenizer() = default;
-  /// Text → ids, no bos/eos, no truncation.
+  /// Text → ids, no bos/eos, no truncation; typographic quotes read as their ASCII
+  /// (data/punctuation.h).
   virtual std::vector<int64_t> encode(const std::string& text) const = 0;
   /// Text → ids in a sampled segmentation (subword regularisation, `alpha` > 0 as
   /// tokenizer.sample_alpha documents); a tokenizer with one segmentation per text encodes.
@@ -82,8 +83,9 @@ bool vocabularies_exist(const std::string& dir, const TokenizerOptions& options)
 
 /// The book's standardisation: lower-case (ASCII, Latin-1 accented capitals such as Á Ñ Ü,
 /// Latin Extended-A, Greek, Cyrillic), strip ASCII punctuation (Python's string.punctuation,
-/// the apostrophe included; `target` also strips ¿ ¡ but keeps [ ]), split on ASCII
-/// whitespace. Example: ("¿Dónde está Tom?", true) → {"dónde", "está", "tom"}.
+/// the apostrophe included, and typographic quotes as their ASCII (data/punctuation.h); `target`
+/// also strips ¿ ¡ but keeps [ ]), split on ASCII whitespace. Example: ("¿Dónde está Tom?",
+/// true) → {"dónde", "está", "tom"}.
 std::vector<std::string> book_standardize(const std::string& text, bool target);
 
 }  // namespace atento::data

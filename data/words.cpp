@@ -6,6 +6,7 @@
 #include <stdexcept>
 #include <string_view>
 
+#include "data/punctuation.h"
 #include "data/text_io.h"
 #include "data/utf8.h"
 
@@ -78,7 +79,7 @@ std::vector<std::string> book_standardize(const std::string& text, bool target) 
   std::vector<std::string> words;
   std::string word;
   for (size_t i = 0; i < text.size();) {
-    const uint32_t c = to_lower(next_code_point(text, i));
+    const uint32_t c = to_lower(plain_punctuation(next_code_point(text, i)));
     if (is_ascii_space(c)) {
       if (!word.empty()) words.push_back(std::move(word));
       word.clear();

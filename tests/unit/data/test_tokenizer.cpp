@@ -265,6 +265,20 @@ TEST(SentencePiece, EncodesEmptyAndOddInputWithoutFailing) {
   EXPECT_TRUE(truncated);
 }
 
+TEST(SentencePiece, EncodesCurlyApostrophesAndQuotesAsStraightOnes) {
+  TempDir dir;
+  const Vocabularies vocab = train_vocabularies(sample_train(), spm_options(), dir.str());
+  for (const Tokenizer* tokenizer : {&vocab.src(), &vocab.tgt()}) {
+    EXPECT_EQ(tokenizer->encode("I don\u2019t know \u201Cit\u201D."),
+              tokenizer->encode("I don't know \"it\"."));
+    seed_subword_sampling(7);
+    const auto curly = tokenizer->sample("Tom\u2019s \u201Cbook\u201D", 0.5);
+    seed_subword_sampling(7);
+    EXPECT_EQ(curly, tokenizer->sample("Tom's \"book\"", 0.5));
+  }
+  EXPECT_EQ(vocab.encode_source("It\u2019s Tom\u00B4s."), vocab.encode_source("It's Tom's."));
+}
+
 TEST(SentencePiece, DecodeRejectsOutOfRangeIds) {
   TempDir dir;
   const Vocabularies vocab = train_vocabularies(sample_train(), spm_options(), dir.str());
@@ -453,6 +467,13 @@ TEST(WordsVocabularies, EncodeTargetWrapsInStartEndAndCutsToTgtLen) {
   EXPECT_TRUE(truncated);
   EXPECT_EQ(vocab.encode_source("Where is Tom?", &truncated).size(), 3u);
   EXPECT_FALSE(truncated);
+}
+
+TEST(WordsVocabularies, StripCurlyApostrophesAndQuotesAsStraightOnes) {
+  EXPECT_EQ(book_standardize("Tom\u2019s \u201Cbook\u201D", false), (Words{"toms", "book"}));
+  TempDir dir;
+  const Vocabularies vocab = train_vocabularies(sample_train(), words_options(), dir.str());
+  EXPECT_EQ(vocab.encode_source("I don\u2019t know."), vocab.encode_source("I don't know."));
 }
 
 TEST(WordsVocabularies, DecodeDropsPadStartEndAndJoinsWithSpaces) {
