@@ -6,6 +6,7 @@
 
 #include <stdexcept>
 
+#include "data/letter_case.h"
 #include "data/utf8.h"
 
 namespace atento::data {
@@ -55,8 +56,11 @@ std::vector<TextSpan> SentenceSplitter::split(std::string_view text) {
     add(0, text.size());
     return sentences;
   }
+  // ICU reads a copy with words in capitals in title case (as long, byte for byte): it takes
+  // "SALT." for an abbreviation and would find no sentence end after it.
+  const std::string read = title_case_words_in_capitals(text);
   UErrorCode status = U_ZERO_ERROR;
-  UText* utext = utext_openUTF8(nullptr, text.data(), static_cast<int64_t>(text.size()), &status);
+  UText* utext = utext_openUTF8(nullptr, read.data(), static_cast<int64_t>(read.size()), &status);
   impl_->iterator->setText(utext, status);
   if (U_FAILURE(status)) {
     utext_close(utext);

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Real text: paragraphs of several sentences on one line, translated with and without sentence
-# segmentation, against the same sentences translated one per line and joined.
+# segmentation, against the same sentences translated one per line and joined; and the same
+# paragraphs with curly apostrophes and quotes, and in capitals, as documents write them.
 #   scripts/bench_real_text.sh [MODEL_DIR [atento-eval flags...]]   (default runs/base)
 #   SENTENCES=N: only the first N unseen-source sentences (default: all of them)
 # The set: the test split's unseen-source pairs (English never in the model's train.tsv), in
@@ -34,6 +35,12 @@ PY
 eval_json joined "$out/paragraphs.tsv" --hyps "$out/joined.es"
 eval_json paragraphs "$out/paragraphs.tsv" --output "$out/paragraphs.es"
 eval_json paragraphs_whole "$out/paragraphs.tsv" --no-split
+eval_json typographic "$out/typographic.tsv" --output "$out/typographic.es"
+eval_json capitals "$out/capitals.tsv" --output "$out/capitals.es"
+# Their ceiling: the plain paragraphs' own translations in capitals, against the same references.
+python3 -c 'import sys; sys.stdout.writelines(l.upper() for l in open(sys.argv[1], encoding="utf-8"))' \
+  "$out/paragraphs.es" >"$out/paragraphs.upper.es"
+eval_json capitals_ceiling "$out/capitals.tsv" --hyps "$out/paragraphs.upper.es"
 cut -f1 "$out/paragraphs.tsv" >"$out/paragraphs.en"
 build/atento-translate --model "$model" --input "$out/paragraphs.en" --output /dev/null \
   "${eval_flags[@]}" 2>"$out/translate.err" || true
@@ -43,7 +50,10 @@ d = sys.argv[1]
 rows = [("sentences, one per line", "sentences"),
         ("the same, joined per paragraph", "joined"),
         ("paragraphs, sentence by sentence", "paragraphs"),
-        ("paragraphs, each line whole (--no-split)", "paragraphs_whole")]
+        ("paragraphs, each line whole (--no-split)", "paragraphs_whole"),
+        ("paragraphs, curly apostrophes and quotes", "typographic"),
+        ("paragraphs in capitals (references too)", "capitals"),
+        ("the plain paragraphs' translations in capitals", "capitals_ceiling")]
 print("%-42s %7s %7s %7s" % ("set", "lines", "BLEU", "chrF"))
 for label, name in rows:
     r = json.load(open("%s/%s.json" % (d, name)))
@@ -53,4 +63,10 @@ m = re.search(r"translated (\d+) sentences", open(d + "/translate.err").read())
 print("source sentences in the paragraphs: %d; pieces translated: %s" % (sentences, m.group(1) if m else "?"))
 j, p = (json.load(open("%s/%s.json" % (d, n)))["bleu"] for n in ("joined", "paragraphs"))
 print("paragraphs - joined sentences: %+.2f BLEU" % (p - j))
+t = json.load(open(d + "/typographic.json"))["bleu"]
+curly = sum(1 for l in open(d + "/typographic.tsv", encoding="utf-8") if re.search("[\u2018-\u201d]", l))
+differ = sum(a != b for a, b in zip(open(d + "/paragraphs.es", encoding="utf-8"),
+                                    open(d + "/typographic.es", encoding="utf-8")))
+print("curly - straight paragraphs: %+.2f BLEU; %d paragraphs have a curly character, %d translations differ"
+      % (t - p, curly, differ))
 PY

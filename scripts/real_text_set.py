@@ -4,9 +4,22 @@
 real_text_set.py TRAIN.tsv TEST.tsv OUT_DIR SENTENCES: the test split's unseen-source pairs
 (English never in TRAIN), in their order (the first SENTENCES when > 0), written to
 OUT_DIR/sentences.tsv, and joined 3 to 6 at a time (seeded) into OUT_DIR/paragraphs.tsv, their
-references joined the same way; OUT_DIR/sizes.txt: the sentences of each paragraph.
+references joined the same way; OUT_DIR/sizes.txt: the sentences of each paragraph;
+OUT_DIR/typographic.tsv: the paragraphs with the English in a word processor's punctuation
+(apostrophes and quotes curly, as web pages and documents have them; the corpus has straight ones);
+OUT_DIR/capitals.tsv: the paragraphs written in capitals, their references too (headings,
+warnings, shouting).
 """
-import random, sys
+import random, re, sys
+
+
+def typographic(text):
+    """Straight quotes and apostrophes made curly: an opening one after a space or bracket."""
+    text = re.sub(r'(^|[\s(\[])"', "\\1\u201c", text)
+    text = re.sub(r"(^|[\s(\[])'", "\\1\u2018", text)
+    return text.replace('"', "\u201d").replace("'", "\u2019")
+
+
 train = {l.split("\t")[0] for l in open(sys.argv[1], encoding="utf-8")}
 seen, pairs = set(), []
 for line in open(sys.argv[2], encoding="utf-8"):
@@ -20,12 +33,17 @@ if int(sys.argv[4]) > 0:
 rng, i = random.Random(1337), 0
 with open(sys.argv[3] + "/sentences.tsv", "w", encoding="utf-8") as s, \
      open(sys.argv[3] + "/paragraphs.tsv", "w", encoding="utf-8") as p, \
-     open(sys.argv[3] + "/sizes.txt", "w") as z:
+     open(sys.argv[3] + "/sizes.txt", "w") as z, \
+     open(sys.argv[3] + "/typographic.tsv", "w", encoding="utf-8") as t, \
+     open(sys.argv[3] + "/capitals.tsv", "w", encoding="utf-8") as c:
     for en, es in pairs:
         s.write(en + "\t" + es + "\n")
     while i < len(pairs):
         n = rng.randint(3, 6)
         group = pairs[i:i + n]
-        p.write(" ".join(e for e, _ in group) + "\t" + " ".join(t for _, t in group) + "\n")
+        en, es = " ".join(e for e, _ in group), " ".join(ref for _, ref in group)
+        p.write(en + "\t" + es + "\n")
+        t.write(typographic(en) + "\t" + es + "\n")
+        c.write(en.upper() + "\t" + es.upper() + "\n")
         z.write("%d\n" % len(group))
         i += n

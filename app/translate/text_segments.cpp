@@ -4,7 +4,17 @@
 #include <stdexcept>
 #include <utility>
 
+#include "data/letter_case.h"
+
 namespace atento {
+namespace {
+
+/// `piece` as the model reads it: in sentence case where it is written in capitals.
+std::string model_text(std::string_view piece) {
+  return data::is_in_capitals(piece) ? data::sentence_case(piece) : std::string(piece);
+}
+
+}  // namespace
 
 SegmentedText segment_text(const data::Vocabularies& vocab, std::string_view text,
                            data::SentenceSplitter* splitter) {
@@ -13,7 +23,7 @@ SegmentedText segment_text(const data::Vocabularies& vocab, std::string_view tex
   std::map<std::pair<size_t, size_t>, std::vector<int64_t>> encoded;
   auto fits = [&](std::string_view piece) {
     bool truncated = false;
-    auto ids = vocab.encode_source(std::string(piece), &truncated);
+    auto ids = vocab.encode_source(model_text(piece), &truncated);
     const size_t begin = static_cast<size_t>(piece.data() - text.data());
     encoded[{begin, piece.size()}] = std::move(ids);
     return !truncated;
@@ -31,7 +41,9 @@ SegmentedText segment_text(const data::Vocabularies& vocab, std::string_view tex
                                            : std::string(text.substr(
                                                  previous_end, piece.span.begin - previous_end)));
     out.sources.push_back(std::move(found->second));
-    out.texts.emplace_back(text.substr(piece.span.begin, piece.span.size()));
+    const std::string_view piece_text = text.substr(piece.span.begin, piece.span.size());
+    out.texts.push_back(model_text(piece_text));
+    out.capitals.push_back(data::is_in_capitals(piece_text));
     out.spans.push_back(piece.span);
     out.cut += piece.too_long ? 1 : 0;
     previous_end = piece.span.end;
@@ -50,7 +62,7 @@ std::string join_translations(const SegmentedText& segmented,
     // A piece translated to nothing leaves no doubled spacing behind.
     if (!text.empty() && !translations[i].empty()) text += segmented.gaps[i];
     if (offsets != nullptr) offsets->push_back(text.size());
-    text += translations[i];
+    text += segmented.capitals[i] ? data::upper_case(translations[i]) : translations[i];
   }
   return text;
 }

@@ -19,7 +19,10 @@ namespace atento {
 /// A text as model sources.
 struct SegmentedText {
   std::vector<std::vector<int64_t>> sources;  ///< one per piece, in order (never empty)
-  std::vector<std::string> texts;             ///< each piece's text
+  /// Each piece's text as the model reads it: a piece written in capitals in sentence case.
+  std::vector<std::string> texts;
+  /// Pieces written in capitals (data/letter_case.h): their translations are written so too.
+  std::vector<bool> capitals;
   std::vector<data::TextSpan> spans;          ///< each piece's bytes in the text
   /// gaps[i]: the text's bytes between piece i − 1 and piece i (gaps[0] is empty): the spacing
   /// the translations are joined with.
@@ -32,12 +35,14 @@ struct SegmentedText {
 /// `splitter`, sentence by sentence; without, as one piece. Either way a piece longer than the
 /// source length is split at clause boundaries, then between words; only a single run longer
 /// than it is cut (counted in `cut`). Pieces without any source token (punctuation alone, for
-/// the words tokenizer) are left out; a text of none has no sources.
+/// the words tokenizer) are left out; a text of none has no sources. A piece written in
+/// capitals is read in sentence case.
 SegmentedText segment_text(const data::Vocabularies& vocab, std::string_view text,
                            data::SentenceSplitter* splitter);
 
-/// The pieces' translations (one per source of `segmented`) joined with its gaps; `offsets`
-/// (optional) receives where each translation starts in the result.
+/// The pieces' translations (one per source of `segmented`; those of pieces in capitals
+/// upper-cased) joined with its gaps; `offsets` (optional) receives where each translation
+/// starts in the result.
 std::string join_translations(const SegmentedText& segmented,
                               const std::vector<std::string>& translations,
                               std::vector<size_t>* offsets = nullptr);

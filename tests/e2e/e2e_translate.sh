@@ -71,6 +71,28 @@ if cmp -s "$WORK/para.es" "$WORK/para.expected"; then
 else
   fail "paragraph translations differ from the sentences': $(diff "$WORK/para.es" "$WORK/para.expected" | head -4)"
 fi
+# The same paragraphs as word processors write them, with curly apostrophes and quotes.
+sed -e "s/'/’/g" -e 's/"/”/g' "$WORK/para.en" >"$WORK/para.curly.en"
+grep -q "’" "$WORK/para.curly.en" || fail "no apostrophe in the sentences to make curly"
+"$T" --model "$model" --input "$WORK/para.curly.en" --beam 1 >"$WORK/para.curly.es" 2>/dev/null
+cmp -s "$WORK/para.curly.es" "$WORK/para.es" \
+  && pass "curly apostrophes and quotes translate as the straight ones" \
+  || fail "curly punctuation changes translations: $(diff "$WORK/para.curly.es" "$WORK/para.es" | head -4)"
+# The same paragraphs in capitals: read in sentence case, translated in capitals.
+tr '[:lower:]' '[:upper:]' <"$WORK/para.en" >"$WORK/para.caps.en"
+"$T" --model "$model" --input "$WORK/para.caps.en" --beam 1 >"$WORK/para.caps.es" 2>/dev/null
+python3 - "$WORK/para.caps.es" "$WORK/para.es" <<'PY' && pass "capitals in, capitals out" \
+  || fail "a paragraph in capitals: $(head -2 "$WORK/para.caps.es")"
+import sys
+caps = [l.rstrip("\n") for l in open(sys.argv[1], encoding="utf-8")]
+plain = [l.rstrip("\n") for l in open(sys.argv[2], encoding="utf-8")]
+# Every line translated and in capitals; most as their plain paragraph's (the model reads
+# "Tom" as "tom" then, so not all).
+same = sum(c == p.upper() for c, p in zip(caps, plain))
+print("capitals: %d of %d as the plain paragraphs' in capitals" % (same, len(plain)))
+sys.exit(0 if len(caps) == len(plain) and all(c and c == c.upper() for c in caps)
+         and same * 2 >= len(plain) else 1)
+PY
 expect_exit 0 "--no-split translates each line whole" -- "$T" --model "$model" \
   --input "$WORK/para.en" --beam 1 --no-split --output "$WORK/para.whole.es"
 [ "$(wc -l <"$WORK/para.whole.es")" = "$(wc -l <"$WORK/para.en")" ] \

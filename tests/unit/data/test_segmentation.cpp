@@ -65,6 +65,16 @@ TEST(SentenceSplitter, SpansLeaveTheOriginalSpacingBetweenThem) {
   EXPECT_EQ(spans[2].end, text.size() - 2);
 }
 
+TEST(SentenceSplitter, TextInCapitalsSplitsAsInSentenceCase) {
+  using S = std::vector<std::string>;
+  // ICU alone takes "SALT." and "IT." for abbreviations and splits none of these.
+  EXPECT_EQ(sentences("A BIT MORE SALT. TOM FELT IT. HE IS SAD."),
+            (S{"A BIT MORE SALT.", "TOM FELT IT.", "HE IS SAD."}));
+  EXPECT_EQ(sentences("WARNING: HOT. Do not touch."), (S{"WARNING: HOT.", "Do not touch."}));
+  EXPECT_EQ(sentences("MR. SMITH WENT TO WASHINGTON. HE STAYED."),
+            (S{"MR. SMITH WENT TO WASHINGTON.", "HE STAYED."}));
+}
+
 TEST(SentenceSplitter, WhiteSpaceHasNoSentenceAndInvalidUtf8IsNotSplit) {
   SentenceSplitter splitter("en");
   EXPECT_TRUE(splitter.split("").empty());

@@ -53,6 +53,18 @@ TEST(InputLines, SentencesAreTranslatedOnTheirOwnAndJoinedWithTheirSpacing) {
   EXPECT_TRUE(warnings.str().empty()) << warnings.str();
 }
 
+TEST(InputLines, APieceInCapitalsIsReadInSentenceCaseAndTranslatedInCapitals) {
+  const auto vocab = small_vocabularies();
+  std::ostringstream warnings;
+  data::SentenceSplitter splitter("en");
+  const EncodedInput in =
+      encode_input(vocab, {"WHERE IS TOM?  Tom is NASA."}, "in.txt", 1, &splitter, warnings);
+  EXPECT_EQ(in.lines[0].texts, (std::vector<std::string>{"Where is tom?", "Tom is NASA."}));
+  EXPECT_EQ(in.lines[0].capitals, (std::vector<bool>{true, false}));
+  EXPECT_EQ(join_translations(in.lines[0], {"¿Dónde está Tom?", "Tom es la NASA."}),
+            "¿DÓNDE ESTÁ TOM?  Tom es la NASA.");
+}
+
 TEST(InputLines, ALineOverTheByteLimitIsReportedNotTranslated) {
   const auto vocab = small_vocabularies();
   std::ostringstream warnings;
