@@ -36,7 +36,8 @@ void upper_case_pronoun_i(std::string& text) {
   }
 }
 
-/// Code point `c` appended to `out` as `mapped` where that is as long in UTF-8, else as it is.
+/// `mapped` appended to `out` where its UTF-8 is as long as `bytes` (the code point it maps
+/// from), else `bytes` as they are.
 void append_same_length(std::string& out, std::string_view bytes, char32_t mapped) {
   std::string encoded;
   append_utf8(encoded, mapped);
@@ -88,10 +89,10 @@ std::string sentence_case(std::string_view text) {
 }
 
 std::string upper_case(std::string_view text) {
-  const icu::UnicodeString unicode = icu::UnicodeString::fromUTF8(
+  icu::UnicodeString unicode = icu::UnicodeString::fromUTF8(
       icu::StringPiece(text.data(), static_cast<int32_t>(text.size())));
   std::string out;
-  icu::UnicodeString(unicode).toUpper(icu::Locale::getRoot()).toUTF8String(out);
+  unicode.toUpper(icu::Locale::getRoot()).toUTF8String(out);
   return out;
 }
 

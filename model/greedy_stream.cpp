@@ -3,15 +3,12 @@
 #include <torch/torch.h>
 
 #include <algorithm>
-#include <limits>
 
 #include "model/block.h"
 #include "model/eval_mode.h"
 
 namespace atento::model {
 namespace {
-
-constexpr float kNegInf = -std::numeric_limits<float>::infinity();
 
 // Appends `rows` zero rows to x [B,...] (undefined stays undefined).
 torch::Tensor grow_rows(const torch::Tensor& x, int64_t rows) {
@@ -29,10 +26,6 @@ torch::Tensor pad_axis(const torch::Tensor& x, int64_t dim, int64_t width) {
   return torch::cat({x, torch::zeros(sizes, x.options())}, dim);
 }
 
-torch::Tensor to_device(const std::vector<int64_t>& values, const torch::Device& device) {
-  return torch::tensor(values, torch::kLong).to(device);
-}
-
 }  // namespace
 
 GreedyStream::GreedyStream(Seq2Seq model, const SearchOptions& options)
@@ -44,7 +37,7 @@ GreedyStream::GreedyStream(Seq2Seq model, const SearchOptions& options)
   TORCH_CHECK(!options_.record_attention && options_.force_len == 0,
               "GreedyStream: record_attention and force_len are not supported");
   device_ = model_->parameters().front().device();
-  forbidden_ = to_device(forbidden_tokens(options_), device_);
+  forbidden_ = ids_on(forbidden_tokens(options_), device_);
 }
 
 void GreedyStream::add(const std::vector<std::vector<int64_t>>& sources,
@@ -119,7 +112,7 @@ void GreedyStream::widen_sources(int64_t width) {
 void GreedyStream::place(DecoderState joined, const std::vector<int64_t>& slots) {
   const int64_t width = std::max(src_keep_.size(1), joined.src_keep.size(1));
   widen_sources(width);
-  const auto index = to_device(slots, device_);
+  const auto index = ids_on(slots, device_);
   for (size_t i = 0; i < caches_.size(); ++i) {
     // [n,H,S',Dh] → [n,H,width,Dh], into rows `slots` of [B,H,width,Dh]
     caches_[i].cross_k.index_copy_(0, index, pad_axis(joined.layers[i].cross_k, 2, width));
@@ -155,8 +148,8 @@ void GreedyStream::prepare_step(torch::Tensor& tokens, torch::Tensor& positions,
     starts.push_back(row.start);
   }
   for (auto& cache : caches_) cache.first = first;
-  tokens = to_device(fed, device_);
-  positions = to_device(at, device_);
+  tokens = ids_on(fed, device_);
+  positions = ids_on(at, device_);
   if (std::all_of(starts.begin(), starts.end(), [&](int64_t s) { return s == first; })) {
     self_keep = torch::Tensor();  // every row attends every column (one row, or none joined)
     return;
@@ -222,7 +215,7 @@ void GreedyStream::shrink() {
     used.push_back(static_cast<int64_t>(b));
     kept.push_back(std::move(rows_[b]));
   }
-  const auto index = to_device(used, device_);
+  const auto index = ids_on(used, device_);
   for (auto& cache : caches_) {  // [B,...] → [B',...]
     cache.self_k = cache.self_k.index_select(0, index);
     cache.self_v = cache.self_v.index_select(0, index);

@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
 #include <utility>
 
 #include "model/attention.h"
@@ -12,8 +11,6 @@
 
 namespace atento::model {
 namespace {
-
-constexpr float kNegInf = -std::numeric_limits<float>::infinity();
 
 // What every search needs about its sources, checked once.
 struct SearchPlan {
@@ -32,7 +29,7 @@ SearchPlan prepare(const Seq2Seq& model, const torch::Tensor& src, const SearchO
     plan.src_len.push_back(length[b]);
     plan.limit.push_back(output_limit(arch, length[b], options));
   }
-  plan.forbidden = torch::tensor(forbidden_tokens(options), torch::kLong).to(src.device());
+  plan.forbidden = ids_on(forbidden_tokens(options), src.device());
   return plan;
 }
 
@@ -97,10 +94,6 @@ std::vector<float> to_float_vector(const torch::Tensor& t) {
   return {cpu.data_ptr<float>(), cpu.data_ptr<float>() + cpu.numel()};
 }
 
-torch::Tensor to_device(const std::vector<int64_t>& values, const torch::Device& device) {
-  return torch::tensor(values, torch::kLong).to(device);
-}
-
 // The rows being decoded, grouped by sentence: `width` rows per active sentence.
 struct SearchRows {
   DecoderState state;
@@ -137,7 +130,7 @@ void keep_greedy_rows(SearchRows& rows, const std::vector<int64_t>& keep) {
     rows.sentences.clear();
     return;
   }
-  const auto indices = to_device(keep, rows.last.device());
+  const auto indices = ids_on(keep, rows.last.device());
   rows.state.reorder_own(indices, /*same_sources=*/false);
   rows.scores = rows.scores.index_select(0, indices);  // [R] → [R']
   rows.last = rows.last.index_select(0, indices);      // [R] → [R']
@@ -311,8 +304,8 @@ void beam_step(Seq2Seq& model, SearchRows& rows, const SearchPlan& plan,
     return;
   }
   const auto device = rows.last.device();
-  rows.state.reorder_own(to_device(next.parents, device), same_sources(rows, next, options.beam));
-  rows.last = to_device(next.tokens, device);
+  rows.state.reorder_own(ids_on(next.parents, device), same_sources(rows, next, options.beam));
+  rows.last = ids_on(next.tokens, device);
   rows.scores = torch::tensor(next.scores, torch::kFloat).to(device);
   rows.partial = std::move(next.partial);
   rows.sentences = std::move(next.sentences);
@@ -369,6 +362,10 @@ std::vector<int64_t> forbidden_tokens(const SearchOptions& options) {
     forbidden.push_back(options.eos_id);
   }
   return forbidden;
+}
+
+torch::Tensor ids_on(const std::vector<int64_t>& ids, const torch::Device& device) {
+  return torch::tensor(ids, torch::kLong).to(device);
 }
 
 double normalised_score(double log_prob, int64_t generated, double length_penalty) {

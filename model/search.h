@@ -7,6 +7,7 @@
 #include <torch/types.h>
 
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 #include "model/seq2seq.h"
@@ -60,6 +61,12 @@ int64_t output_limit(const ModelOptions& arch, int64_t src_len, const SearchOpti
 /// Token ids a search never emits: padding, the start token (unless it is also the end
 /// token), and the end token when force_len is set.
 std::vector<int64_t> forbidden_tokens(const SearchOptions& options);
+
+/// The log-probability a forbidden token is given: never chosen.
+inline constexpr float kNegInf = -std::numeric_limits<float>::infinity();
+
+/// `ids` as an int64 tensor [N] on `device`.
+torch::Tensor ids_on(const std::vector<int64_t>& ids, const torch::Device& device);
 
 /// A hypothesis' score: log_prob / generated^length_penalty (generated counts eos).
 double normalised_score(double log_prob, int64_t generated, double length_penalty);

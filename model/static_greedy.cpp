@@ -3,7 +3,6 @@
 #include <torch/torch.h>
 
 #include <algorithm>
-#include <limits>
 
 #include "model/block.h"
 #include "model/eval_mode.h"
@@ -57,7 +56,7 @@ StaticGreedy make_static_greedy(const Seq2Seq& model, int64_t rows, int64_t src_
   state.tokens = torch::zeros({rows, capacity}, longs(device));
   state.generated = torch::zeros({rows}, longs(device));
   state.scores = torch::zeros({rows}, torch::TensorOptions(torch::kFloat).device(device));
-  state.forbidden = torch::tensor(forbidden_tokens(options), torch::kLong).to(device);
+  state.forbidden = ids_on(forbidden_tokens(options), device);
   return state;
 }
 
@@ -109,7 +108,7 @@ void static_greedy_step(Seq2Seq& model, StaticGreedy& state) {
   const auto hidden = model->decoder->step_static(state.layers, state.last, state.step, self_keep,
                                                   state.cross_keep);               // [R,D]
   auto log_probs = torch::log_softmax(model->project(hidden), -1, torch::kFloat);  // [R,V]
-  log_probs.index_fill_(1, state.forbidden, -std::numeric_limits<float>::infinity());
+  log_probs.index_fill_(1, state.forbidden, kNegInf);
   auto [best, token] = log_probs.max(-1);  // [R] each
   const auto live = state.done.logical_not();
   state.scores.add_(torch::where(live, best, torch::zeros_like(best)));
