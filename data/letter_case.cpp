@@ -36,6 +36,46 @@ void upper_case_pronoun_i(std::string& text) {
   }
 }
 
+bool is_apostrophe(char32_t c) { return c == U'\'' || c == U'\u2019'; }
+
+/// The end of the word that starts at `begin` (a letter): letters, and apostrophes followed
+/// by a letter ("don't", "Tom's").
+size_t word_end(std::string_view text, size_t begin) {
+  size_t end = begin;
+  while (end < text.size()) {
+    const CodePoint cp = decode_utf8(text, end);
+    if (cp.valid && is_letter(cp.value)) {
+      end += cp.length;
+      continue;
+    }
+    if (!cp.valid || !is_apostrophe(cp.value) || end + cp.length >= text.size()) break;
+    const CodePoint next = decode_utf8(text, end + cp.length);
+    if (!next.valid || !is_letter(next.value)) break;
+    end += cp.length;
+  }
+  return end;
+}
+
+/// `word` with its first letter in title case.
+std::string title_case_first(std::string_view word) {
+  const CodePoint first = decode_utf8(word, 0);
+  std::string out;
+  append_utf8(out, title(first.value));
+  out.append(word.substr(first.length));
+  return out;
+}
+
+/// Of `word` (sentence-cased), its title case and its capitals, the form `pieces` splits least.
+std::string best_known_form(std::string_view word, const WordPieces& pieces) {
+  std::string best(word);
+  size_t fewest = pieces(best);
+  for (std::string form : {title_case_first(word), upper_case(word)}) {
+    const size_t count = pieces(form);
+    if (count < fewest) best = std::move(form), fewest = count;
+  }
+  return best;
+}
+
 /// `mapped` appended to `out` where its UTF-8 is as long as `bytes` (the code point it maps
 /// from), else `bytes` as they are.
 void append_same_length(std::string& out, std::string_view bytes, char32_t mapped) {
@@ -85,6 +125,24 @@ std::string sentence_case(std::string_view text) {
     i += cp.length;
   }
   upper_case_pronoun_i(out);
+  return out;
+}
+
+std::string sentence_case(std::string_view text, const WordPieces& pieces) {
+  const std::string cased = sentence_case(text);
+  std::string out;
+  out.reserve(cased.size());
+  for (size_t i = 0; i < cased.size();) {
+    const CodePoint cp = decode_utf8(cased, i);
+    if (!cp.valid || !is_letter(cp.value)) {
+      out.append(cased, i, cp.length);
+      i += cp.length;
+      continue;
+    }
+    const size_t end = word_end(cased, i);
+    out += best_known_form(std::string_view(cased).substr(i, end - i), pieces);
+    i = end;
+  }
   return out;
 }
 

@@ -4,6 +4,8 @@
 // has almost no such sentences, and a model fed one translates its unfamiliar subwords into
 // nonsense. Letters, cases and sentence-ending marks are Unicode's, through ICU.
 
+#include <cstddef>
+#include <functional>
 #include <string>
 #include <string_view>
 
@@ -17,6 +19,16 @@ bool is_in_capitals(std::string_view text);
 /// first letter of the text and of each sentence (after ., !, ? or another sentence-ending mark
 /// and a space) and the English pronoun "I" ("I'm").
 std::string sentence_case(std::string_view text);
+
+/// How many pieces a tokenizer splits a word into: the fewer, the better it knows that form.
+using WordPieces = std::function<std::size_t(const std::string& word)>;
+
+/// `text` in sentence case as above, then each word (letters, with apostrophes between them)
+/// written in whichever of three forms `pieces` splits least: as sentence case left it, in
+/// title case, or in capitals; a tie keeps the earlier form. This is truecasing by the
+/// tokenizer's vocabulary: names and acronyms that the training text writes capitalised are
+/// whole pieces there, their lower-case forms are not ("TOM MET THE UN." → "Tom met the UN.").
+std::string sentence_case(std::string_view text, const WordPieces& pieces);
 
 /// `text` (UTF-8) in upper case (Unicode's full mappings: "ß" → "SS").
 std::string upper_case(std::string_view text);

@@ -9,10 +9,19 @@
 namespace atento {
 namespace {
 
-/// `piece` as the model reads it: in sentence case where it is written in capitals.
-std::string model_text(std::string_view piece) {
-  return data::is_in_capitals(piece) ? data::sentence_case(piece) : std::string(piece);
+/// `piece` as the model reads it: where it is written in capitals, in sentence case with the
+/// words that `tokenizer` knows capitalised (names, acronyms) written so.
+std::string model_text(const data::Tokenizer& tokenizer, std::string_view piece) {
+  if (!data::is_in_capitals(piece)) return std::string(piece);
+  return data::sentence_case(
+      piece, [&](const std::string& word) { return tokenizer.encode(word).size(); });
 }
+
+/// A piece that was tried: its text as the model reads it and its source ids.
+struct EncodedPiece {
+  std::string text;
+  std::vector<int64_t> ids;
+};
 
 }  // namespace
 
@@ -20,12 +29,13 @@ SegmentedText segment_text(const data::Vocabularies& vocab, std::string_view tex
                            data::SentenceSplitter* splitter) {
   // The ids of every piece that was tried, by its offset in `text`: a piece that fits is
   // encoded once.
-  std::map<std::pair<size_t, size_t>, std::vector<int64_t>> encoded;
+  std::map<std::pair<size_t, size_t>, EncodedPiece> encoded;
   auto fits = [&](std::string_view piece) {
     bool truncated = false;
-    auto ids = vocab.encode_source(model_text(piece), &truncated);
+    EncodedPiece tried{model_text(vocab.src(), piece), {}};
+    tried.ids = vocab.encode_source(tried.text, &truncated);
     const size_t begin = static_cast<size_t>(piece.data() - text.data());
-    encoded[{begin, piece.size()}] = std::move(ids);
+    encoded[{begin, piece.size()}] = std::move(tried);
     return !truncated;
   };
   const std::vector<data::Segment> pieces = splitter
@@ -36,14 +46,13 @@ SegmentedText segment_text(const data::Vocabularies& vocab, std::string_view tex
   for (const data::Segment& piece : pieces) {
     auto found = encoded.find({piece.span.begin, piece.span.size()});
     if (found == encoded.end()) throw std::logic_error("segment_text: a piece was never encoded");
-    if (found->second.empty()) continue;  // no source token: its text joins the gap
+    if (found->second.ids.empty()) continue;  // no source token: its text joins the gap
     out.gaps.push_back(out.sources.empty() ? std::string()
                                            : std::string(text.substr(
                                                  previous_end, piece.span.begin - previous_end)));
-    out.sources.push_back(std::move(found->second));
-    const std::string_view piece_text = text.substr(piece.span.begin, piece.span.size());
-    out.texts.push_back(model_text(piece_text));
-    out.capitals.push_back(data::is_in_capitals(piece_text));
+    out.sources.push_back(std::move(found->second.ids));
+    out.texts.push_back(std::move(found->second.text));
+    out.capitals.push_back(data::is_in_capitals(text.substr(piece.span.begin, piece.span.size())));
     out.spans.push_back(piece.span);
     out.cut += piece.too_long ? 1 : 0;
     previous_end = piece.span.end;

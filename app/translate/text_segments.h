@@ -19,7 +19,8 @@ namespace atento {
 /// A text as model sources.
 struct SegmentedText {
   std::vector<std::vector<int64_t>> sources;  ///< one per piece, in order (never empty)
-  /// Each piece's text as the model reads it: a piece written in capitals in sentence case.
+  /// Each piece's text as the model reads it: a piece written in capitals in sentence case,
+  /// with the words the source tokenizer knows capitalised written so (data/letter_case.h).
   std::vector<std::string> texts;
   /// Pieces written in capitals (data/letter_case.h): their translations are written so too.
   std::vector<bool> capitals;
@@ -36,7 +37,7 @@ struct SegmentedText {
 /// source length is split at clause boundaries, then between words; only a single run longer
 /// than it is cut (counted in `cut`). Pieces without any source token (punctuation alone, for
 /// the words tokenizer) are left out; a text of none has no sources. A piece written in
-/// capitals is read in sentence case.
+/// capitals is read in sentence case, its names and acronyms as the source tokenizer knows them.
 SegmentedText segment_text(const data::Vocabularies& vocab, std::string_view text,
                            data::SentenceSplitter* splitter);
 

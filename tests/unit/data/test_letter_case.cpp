@@ -2,7 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <set>
 #include <string>
+#include <vector>
 
 #include "data/letter_case.h"
 
@@ -31,6 +33,29 @@ TEST(LetterCase, SentenceCaseUpperCasesTheFirstLetterOfEachSentenceOnly) {
   EXPECT_EQ(sentence_case("DO I KNOW? I'M SURE, AND SO AM I. IT IS, I.E., MY II PIN I2."),
             "Do I know? I'm sure, and so am I. It is, i.e., my ii pin i2.");
   EXPECT_EQ(sentence_case(""), "");
+}
+
+TEST(LetterCase, SentenceCaseWritesWordsInTheFormTheTokenizerKnowsBest) {
+  // A stand-in tokenizer: a known form is one piece, any other form one piece per byte.
+  const std::set<std::string> known = {"Tom", "Tom's", "UN", "TV", "Ñandú", "a", "A", "the"};
+  const WordPieces pieces = [&](const std::string& word) -> std::size_t {
+    return known.count(word) ? 1 : word.size();
+  };
+  EXPECT_EQ(sentence_case("TOM'S TV MET THE UN. THE ÑANDÚ SAW A UN TV.", pieces),
+            "Tom's TV met the UN. The Ñandú saw a UN TV.");
+  // Ties keep sentence case ("a" and "A"), then title case over capitals.
+  const WordPieces all_alike = [](const std::string&) -> std::size_t { return 1; };
+  EXPECT_EQ(sentence_case("I'M SURE IT'S TOM, O'BRIEN'S 3D TV.", all_alike),
+            sentence_case("I'M SURE IT'S TOM, O'BRIEN'S 3D TV."));
+  // Apostrophes join a word only between letters.
+  std::vector<std::string> seen;
+  const WordPieces record = [&](const std::string& word) -> std::size_t {
+    seen.push_back(word);
+    return 1;
+  };
+  sentence_case("'TOM'S' TOM\u2019S", record);
+  EXPECT_EQ(seen, (std::vector<std::string>{"Tom's", "Tom's", "TOM'S", "tom\u2019s", "Tom\u2019s",
+                                            "TOM\u2019S"}));
 }
 
 TEST(LetterCase, WordsInCapitalsTitleCasedByteForByte) {

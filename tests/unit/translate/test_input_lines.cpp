@@ -65,6 +65,41 @@ TEST(InputLines, APieceInCapitalsIsReadInSentenceCaseAndTranslatedInCapitals) {
             "¿DÓNDE ESTÁ TOM?  Tom es la NASA.");
 }
 
+/// Words as ids, one per known word as it is written and one per byte of any other: a
+/// tokenizer whose vocabulary knows "Tom" and "NASA" only capitalised.
+class KnownWordsTokenizer : public data::Tokenizer {
+ public:
+  std::vector<int64_t> encode(const std::string& text) const override {
+    std::vector<int64_t> ids;
+    std::istringstream words(text);
+    for (std::string word; words >> word;) {
+      if (word == "Tom" || word == "NASA") {
+        ids.push_back(word == "Tom" ? 2 : 3);
+      } else {
+        for (unsigned char c : word) ids.push_back(4 + c);
+      }
+    }
+    return ids;
+  }
+  std::string decode(const std::vector<int64_t>&) const override { return ""; }
+  std::string piece(int64_t) const override { return ""; }
+  int64_t vocab_size() const override { return 262; }
+  int64_t bos_id() const override { return 260; }
+  int64_t eos_id() const override { return 261; }
+};
+
+TEST(InputLines, APieceInCapitalsKeepsTheNamesTheTokenizerKnowsCapitalised) {
+  auto tokenizer = std::make_shared<const KnownWordsTokenizer>();
+  data::TokenizerOptions options;
+  options.src_len = 64;
+  const data::Vocabularies vocab(tokenizer, tokenizer, options);
+  std::ostringstream warnings;
+  const EncodedInput in =
+      encode_input(vocab, {"WHERE IS TOM ? TOM MET NASA ."}, "in.txt", 1, nullptr, warnings);
+  EXPECT_EQ(in.lines[0].texts, (std::vector<std::string>{"Where is Tom ? Tom met NASA ."}));
+  EXPECT_EQ(in.lines[0].sources[0], tokenizer->encode("Where is Tom ? Tom met NASA ."));
+}
+
 TEST(InputLines, ALineOverTheByteLimitIsReportedNotTranslated) {
   const auto vocab = small_vocabularies();
   std::ostringstream warnings;
