@@ -4,7 +4,7 @@
 #include <unicode/uchar.h>
 #include <unicode/unistr.h>
 
-#include <cctype>
+#include <set>
 
 #include "data/utf8.h"
 
@@ -18,23 +18,63 @@ bool is_letter(char32_t c) { return u_isalpha(static_cast<UChar32>(c)) != 0; }
 char32_t lower(char32_t c) { return static_cast<char32_t>(u_tolower(static_cast<UChar32>(c))); }
 char32_t title(char32_t c) { return static_cast<char32_t>(u_totitle(static_cast<UChar32>(c))); }
 
-bool is_word_byte(unsigned char c) { return std::isalnum(c) || c >= 0x80; }
+bool is_alnum(const CodePoint& cp) { return cp.valid && u_isalnum(static_cast<UChar32>(cp.value)); }
+
+/// True when the byte at `i` of `text` is `letter` standing alone as a word ("I", "I'm",
+/// "I’m"; not "Ian", "3I").
+bool is_one_letter_word(std::string_view text, size_t i, char letter) {
+  if (text[i] != letter) return false;
+  if (i + 1 < text.size() && is_alnum(decode_utf8(text, i + 1))) return false;
+  if (i == 0) return true;
+  size_t previous = i - 1;  // the first byte of the code point before
+  while (previous > 0 && (static_cast<unsigned char>(text[previous]) & 0xC0) == 0x80) --previous;
+  return !is_alnum(decode_utf8(text, previous));
+}
+
+/// True when the byte at `i` of `text` is the English pronoun "I".
+bool is_pronoun_i(std::string_view text, size_t i) { return is_one_letter_word(text, i, 'I'); }
 
 /// The English pronoun "i" (alone, or before an apostrophe: "i'm") in upper case, as the
 /// corpus writes it; "i.e." stays as it is.
 void upper_case_pronoun_i(std::string& text) {
   for (size_t p = 0; p < text.size(); ++p) {
-    if (text[p] != 'i') continue;
-    if (p > 0 && is_word_byte(static_cast<unsigned char>(text[p - 1]))) continue;
-    const size_t next = p + 1;
-    if (next < text.size() && is_word_byte(static_cast<unsigned char>(text[next]))) continue;
-    if (next + 1 < text.size() && text[next] == '.' &&
-        is_word_byte(static_cast<unsigned char>(text[next + 1]))) {
-      continue;
-    }
+    if (!is_one_letter_word(text, p, 'i')) continue;
+    if (p + 2 < text.size() && text[p + 1] == '.' && is_alnum(decode_utf8(text, p + 2))) continue;
     text[p] = 'I';
   }
 }
+
+/// Follows a text code point by code point to tell the cased letters that open a sentence: the
+/// first of the text (when it opens one) and the first after ., !, ? or another sentence-ending
+/// mark and a space; a letter, digit or SContinue mark ("3.5", "i.e., it") in between cancels.
+class SentenceStarts {
+ public:
+  explicit SentenceStarts(bool opens_sentence) : start_(opens_sentence) {}
+
+  /// True when `c` is a cased letter that opens a sentence; any other `c` moves the state.
+  bool next(char32_t c) {
+    const auto code = static_cast<UChar32>(c);
+    if (is_cased(c)) {
+      const bool opens = start_;
+      start_ = after_end_mark_ = false;
+      return opens;
+    }
+    if (u_hasBinaryProperty(code, UCHAR_S_TERM)) {
+      after_end_mark_ = true;
+    } else if (u_isUWhiteSpace(code)) {
+      start_ = start_ || after_end_mark_;
+      after_end_mark_ = false;
+    } else if (u_isalnum(code) ||
+               u_getIntPropertyValue(code, UCHAR_SENTENCE_BREAK) == U_SB_SCONTINUE) {
+      start_ = after_end_mark_ = false;
+    }  // other marks (quotes, brackets, ¡ ¿) keep the state
+    return false;
+  }
+
+ private:
+  bool start_;
+  bool after_end_mark_ = false;
+};
 
 bool is_apostrophe(char32_t c) { return c == U'\'' || c == U'\u2019'; }
 
@@ -65,15 +105,32 @@ std::string title_case_first(std::string_view word) {
   return out;
 }
 
-/// Of `word` (sentence-cased), its title case and its capitals, the form `pieces` splits least.
+/// `word` (sentence-cased) in title case or in capitals where that form of its letters before
+/// any apostrophe ("tom" of "tom's") is one piece for `pieces` and their sentence case is not;
+/// else as it is. A run of letters that no vocabulary holds whole (a long URL's) is never
+/// changed.
 std::string best_known_form(std::string_view word, const WordPieces& pieces) {
-  std::string best(word);
-  size_t fewest = pieces(best);
-  for (std::string form : {title_case_first(word), upper_case(word)}) {
-    const size_t count = pieces(form);
-    if (count < fewest) best = std::move(form), fewest = count;
+  size_t stem_end = 0;
+  while (stem_end < word.size()) {
+    const CodePoint cp = decode_utf8(word, stem_end);
+    if (!cp.valid || is_apostrophe(cp.value)) break;
+    stem_end += cp.length;
   }
-  return best;
+  const std::string_view stem = word.substr(0, stem_end);
+  if (pieces(std::string(stem)) <= 1) return std::string(word);
+  if (pieces(title_case_first(stem)) == 1) return title_case_first(word);
+  if (pieces(upper_case(stem)) == 1) return upper_case(word);
+  return std::string(word);
+}
+
+/// True for the English words that title case leaves in lower case ("How to Train Your
+/// Dragon", "Terms of Service"): articles, coordinating conjunctions, short prepositions.
+bool is_minor_word(std::string_view word) {
+  static const std::set<std::string_view> kMinor = {
+      "a",   "an",   "and", "as", "at",  "but", "by",   "for",  "from",
+      "in",  "into", "nor", "of", "off", "on",  "onto", "or",   "over",
+      "per", "so",   "the", "to", "up",  "via", "vs",   "with", "yet"};
+  return kMinor.count(word) > 0;
 }
 
 /// `mapped` appended to `out` where its UTF-8 is as long as `bytes` (the code point it maps
@@ -98,29 +155,51 @@ bool is_in_capitals(std::string_view text) {
   return upper >= 2;
 }
 
-std::string sentence_case(std::string_view text) {
-  std::string out;
-  bool sentence_start = true, after_end_mark = false;
+bool is_in_lower_case(std::string_view text) {
+  bool lower_case = false;
   for (size_t i = 0; i < text.size();) {
     const CodePoint cp = decode_utf8(text, i);
-    const char32_t c = cp.value;
+    // The pronoun I opening the text is a sentence written as the corpus writes it.
+    if (cp.valid && is_upper(cp.value) && !(lower_case && is_pronoun_i(text, i))) return false;
+    lower_case = lower_case || (cp.valid && is_lower(cp.value));
+    i += cp.length;
+  }
+  return lower_case;
+}
+
+bool is_in_title_case(std::string_view text) {
+  if (is_in_capitals(text)) return false;
+  int words = 0, capitalised = 0;  // capitalised: after the first word, the pronoun I aside
+  for (size_t i = 0; i < text.size();) {
+    const CodePoint cp = decode_utf8(text, i);
+    if (!cp.valid || !is_letter(cp.value)) {
+      i += cp.length;
+      continue;
+    }
+    const size_t end = word_end(text, i);
+    if (is_upper(cp.value)) {
+      capitalised += words > 0 && !is_pronoun_i(text, i) ? 1 : 0;
+    } else if (!is_minor_word(text.substr(i, end - i))) {
+      return false;
+    }
+    ++words;
+    i = end;
+  }
+  return capitalised >= 2;
+}
+
+std::string sentence_case(std::string_view text, bool opens_sentence) {
+  std::string out;
+  SentenceStarts starts(opens_sentence);
+  for (size_t i = 0; i < text.size();) {
+    const CodePoint cp = decode_utf8(text, i);
     if (!cp.valid) {
       out += text[i];
-    } else if (is_cased(c)) {
-      append_utf8(out, sentence_start ? title(c) : lower(c));
-      sentence_start = after_end_mark = false;
+    } else if (is_cased(cp.value)) {
+      append_utf8(out, starts.next(cp.value) ? title(cp.value) : lower(cp.value));
     } else {
       out.append(text, i, cp.length);
-      if (u_hasBinaryProperty(static_cast<UChar32>(c), UCHAR_S_TERM)) {
-        after_end_mark = true;
-      } else if (u_isUWhiteSpace(static_cast<UChar32>(c))) {
-        sentence_start = sentence_start || after_end_mark;
-        after_end_mark = false;
-      } else if (u_isalnum(static_cast<UChar32>(c)) ||
-                 u_getIntPropertyValue(static_cast<UChar32>(c), UCHAR_SENTENCE_BREAK) ==
-                     U_SB_SCONTINUE) {
-        sentence_start = after_end_mark = false;  // "3.5", "42 is", "i.e., it"
-      }  // other marks (quotes, brackets, ¡ ¿) keep the state
+      starts.next(cp.value);
     }
     i += cp.length;
   }
@@ -128,8 +207,25 @@ std::string sentence_case(std::string_view text) {
   return out;
 }
 
-std::string sentence_case(std::string_view text, const WordPieces& pieces) {
-  const std::string cased = sentence_case(text);
+std::string capitalise_sentence_starts(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  SentenceStarts starts(true);
+  for (size_t i = 0; i < text.size();) {
+    const CodePoint cp = decode_utf8(text, i);
+    const std::string_view bytes = text.substr(i, cp.length);
+    if (cp.valid && starts.next(cp.value) && is_lower(cp.value)) {
+      append_same_length(out, bytes, title(cp.value));
+    } else {
+      out += bytes;
+    }
+    i += cp.length;
+  }
+  return out;
+}
+
+std::string sentence_case(std::string_view text, const WordPieces& pieces, bool opens_sentence) {
+  const std::string cased = sentence_case(text, opens_sentence);
   std::string out;
   out.reserve(cased.size());
   for (size_t i = 0; i < cased.size();) {

@@ -15,20 +15,40 @@ namespace atento::data {
 /// lower-case one ("I.", "Tom met NASA." and "3 km" are not).
 bool is_in_capitals(std::string_view text);
 
+/// True when `text` is written in lower case (chat, search boxes, speech recognisers): a
+/// lower-case letter first and no upper-case one but the pronoun "I" ("where is tom? i don't
+/// know.", "where am I?"; not "I like it.", as the corpus writes it).
+bool is_in_lower_case(std::string_view text);
+
+/// True when `text` is written in title case, as headings are ("Where Is the Station?", "How to
+/// Train Your Dragon"): two or more words after the first capitalised (the pronoun "I" aside),
+/// the others English words that title case leaves in lower case (articles, conjunctions, short
+/// prepositions); not in capitals. "I'm in Perth." and "Terms of Service" are not.
+bool is_in_title_case(std::string_view text);
+
 /// `text` (UTF-8) in sentence case, as the corpus writes its sentences: lower case but for the
-/// first letter of the text and of each sentence (after ., !, ? or another sentence-ending mark
-/// and a space) and the English pronoun "I" ("I'm").
-std::string sentence_case(std::string_view text);
+/// first letter of the text (when `opens_sentence`: a piece of a sentence cut at a comma does
+/// not) and of each sentence (after ., !, ? or another sentence-ending mark and a space) and the
+/// English pronoun "I" ("I'm").
+std::string sentence_case(std::string_view text, bool opens_sentence = true);
+
+/// `text` with the first letter of each sentence (as sentence_case finds them) capitalised,
+/// byte for byte as long (a letter whose title case is longer in UTF-8 is kept). ICU's sentence
+/// rules find no sentence end before a lower-case letter ("ok. where is it?"); segmentation
+/// reads this copy of a text in lower case.
+std::string capitalise_sentence_starts(std::string_view text);
 
 /// How many pieces a tokenizer splits a word into: the fewer, the better it knows that form.
 using WordPieces = std::function<std::size_t(const std::string& word)>;
 
 /// `text` in sentence case as above, then each word (letters, with apostrophes between them)
-/// written in whichever of three forms `pieces` splits least: as sentence case left it, in
-/// title case, or in capitals; a tie keeps the earlier form. This is truecasing by the
-/// tokenizer's vocabulary: names and acronyms that the training text writes capitalised are
-/// whole pieces there, their lower-case forms are not ("TOM MET THE UN." → "Tom met the UN.").
-std::string sentence_case(std::string_view text, const WordPieces& pieces);
+/// written in title case or in capitals where that form of it (of its letters before an
+/// apostrophe) is one piece for `pieces` and its sentence case is more: truecasing by the
+/// tokenizer's vocabulary. Names and acronyms that the training text writes capitalised are
+/// whole pieces there, their lower-case forms are not ("TOM'S TV MET THE UN." → "Tom's TV met
+/// the UN."); a word the vocabulary does not hold whole is left in sentence case.
+std::string sentence_case(std::string_view text, const WordPieces& pieces,
+                          bool opens_sentence = true);
 
 /// `text` (UTF-8) in upper case (Unicode's full mappings: "ß" → "SS").
 std::string upper_case(std::string_view text);

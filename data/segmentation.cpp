@@ -2,6 +2,7 @@
 
 #include <unicode/brkiter.h>
 #include <unicode/locid.h>
+#include <unicode/uchar.h>
 #include <unicode/utext.h>
 
 #include <stdexcept>
@@ -56,9 +57,11 @@ std::vector<TextSpan> SentenceSplitter::split(std::string_view text) {
     add(0, text.size());
     return sentences;
   }
-  // ICU reads a copy with words in capitals in title case (as long, byte for byte): it takes
-  // "SALT." for an abbreviation and would find no sentence end after it.
-  const std::string read = title_case_words_in_capitals(text);
+  // ICU reads a copy (as long, byte for byte) with words in capitals in title case: it takes
+  // "SALT." for an abbreviation and would find no sentence end after it; and, in a text in
+  // lower case, with each sentence's first letter capitalised: it finds no end before "where".
+  const std::string read = is_in_lower_case(text) ? capitalise_sentence_starts(text)
+                                                  : title_case_words_in_capitals(text);
   UErrorCode status = U_ZERO_ERROR;
   UText* utext = utext_openUTF8(nullptr, read.data(), static_cast<int64_t>(read.size()), &status);
   impl_->iterator->setText(utext, status);
@@ -148,6 +151,20 @@ std::vector<Segment> segment_text(SentenceSplitter& splitter, std::string_view t
   std::vector<Segment> out;
   for (const TextSpan& sentence : splitter.split(text)) split_into(text, sentence, fits, out);
   return out;
+}
+
+bool opens_sentence(std::string_view text, size_t begin) {
+  size_t end = begin;
+  while (end > 0 && is_space(text[end - 1])) --end;
+  if (end == 0) return true;
+  size_t last = end - 1;  // the first byte of the code point before the spaces
+  while (last > 0 && (static_cast<unsigned char>(text[last]) & 0xC0) == 0x80) --last;
+  const CodePoint cp = decode_utf8(text, last);
+  if (!cp.valid) return false;
+  const auto c = static_cast<UChar32>(cp.value);
+  const int8_t type = u_charType(c);
+  return u_hasBinaryProperty(c, UCHAR_S_TERM) || type == U_FINAL_PUNCTUATION ||
+         type == U_END_PUNCTUATION || c == '"' || c == '\'';
 }
 
 }  // namespace atento::data

@@ -62,4 +62,9 @@ std::vector<Segment> split_to_fit(std::string_view text, TextSpan span,
 std::vector<Segment> segment_text(SentenceSplitter& splitter, std::string_view text,
                                   const std::function<bool(std::string_view)>& fits);
 
+/// True when the piece that starts at byte `begin` of `text` opens a sentence: nothing but
+/// white space before it, or a sentence-ending mark (., !, ?), a closing quote or a closing
+/// bracket; false after a clause boundary or a word (a piece split_to_fit cut from a sentence).
+bool opens_sentence(std::string_view text, size_t begin);
+
 }  // namespace atento::data

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Real text: paragraphs of several sentences on one line, translated with and without sentence
 # segmentation, against the same sentences translated one per line and joined; and the same
-# paragraphs with curly apostrophes and quotes, and in capitals, as documents write them.
+# paragraphs with curly apostrophes and quotes, in capitals, in lower case and in title case, as
+# documents write them.
 #   scripts/bench_real_text.sh [MODEL_DIR [atento-eval flags...]]   (default runs/base)
 #   SENTENCES=N: only the first N unseen-source sentences (default: all of them)
 # The set: the test split's unseen-source pairs (English never in the model's train.tsv), in
@@ -37,6 +38,8 @@ eval_json paragraphs "$out/paragraphs.tsv" --output "$out/paragraphs.es"
 eval_json paragraphs_whole "$out/paragraphs.tsv" --no-split
 eval_json typographic "$out/typographic.tsv" --output "$out/typographic.es"
 eval_json capitals "$out/capitals.tsv" --output "$out/capitals.es"
+eval_json lower_case "$out/lower_case.tsv" --output "$out/lower_case.es"
+eval_json title_case "$out/title_case.tsv" --output "$out/title_case.es"
 # Their ceiling: the plain paragraphs' own translations in capitals, against the same references.
 python3 -c 'import sys; sys.stdout.writelines(l.upper() for l in open(sys.argv[1], encoding="utf-8"))' \
   "$out/paragraphs.es" >"$out/paragraphs.upper.es"
@@ -53,11 +56,13 @@ rows = [("sentences, one per line", "sentences"),
         ("paragraphs, each line whole (--no-split)", "paragraphs_whole"),
         ("paragraphs, curly apostrophes and quotes", "typographic"),
         ("paragraphs in capitals (references too)", "capitals"),
-        ("the plain paragraphs' translations in capitals", "capitals_ceiling")]
-print("%-42s %7s %7s %7s" % ("set", "lines", "BLEU", "chrF"))
+        ("the plain paragraphs' translations in capitals", "capitals_ceiling"),
+        ("paragraphs in lower case", "lower_case"),
+        ("paragraphs in title case", "title_case")]
+print("%-46s %7s %7s %7s" % ("set", "lines", "BLEU", "chrF"))
 for label, name in rows:
     r = json.load(open("%s/%s.json" % (d, name)))
-    print("%-42s %7d %7.2f %7.2f" % (label, r["sources"], r["bleu"], r["chrf"]))
+    print("%-46s %7d %7.2f %7.2f" % (label, r["sources"], r["bleu"], r["chrf"]))
 sentences = sum(int(n) for n in open(d + "/sizes.txt"))
 m = re.search(r"translated (\d+) sentences", open(d + "/translate.err").read())
 print("source sentences in the paragraphs: %d; pieces translated: %s" % (sentences, m.group(1) if m else "?"))

@@ -9,12 +9,19 @@
 namespace atento {
 namespace {
 
-/// `piece` as the model reads it: where it is written in capitals, in sentence case with the
-/// words that `tokenizer` knows capitalised (names, acronyms) written so.
-std::string model_text(const data::Tokenizer& tokenizer, std::string_view piece) {
-  if (!data::is_in_capitals(piece)) return std::string(piece);
+/// The piece at `begin` of `text` as the model reads it: where it is written in capitals or in
+/// title case, or `text` is written in lower case (a piece alone may be so in any text: '"Why?"
+/// asked Tom.'), in sentence case with the words that `tokenizer` knows capitalised (names,
+/// acronyms) written so; as it is otherwise.
+std::string model_text(const data::Tokenizer& tokenizer, std::string_view text, size_t begin,
+                       size_t size, bool text_in_lower_case) {
+  const std::string_view piece = text.substr(begin, size);
+  if (!text_in_lower_case && !data::is_in_capitals(piece) && !data::is_in_title_case(piece)) {
+    return std::string(piece);
+  }
   return data::sentence_case(
-      piece, [&](const std::string& word) { return tokenizer.encode(word).size(); });
+      piece, [&](const std::string& word) { return tokenizer.encode(word).size(); },
+      data::opens_sentence(text, begin));
 }
 
 /// A piece that was tried: its text as the model reads it and its source ids.
@@ -30,11 +37,12 @@ SegmentedText segment_text(const data::Vocabularies& vocab, std::string_view tex
   // The ids of every piece that was tried, by its offset in `text`: a piece that fits is
   // encoded once.
   std::map<std::pair<size_t, size_t>, EncodedPiece> encoded;
+  const bool in_lower_case = data::is_in_lower_case(text);
   auto fits = [&](std::string_view piece) {
     bool truncated = false;
-    EncodedPiece tried{model_text(vocab.src(), piece), {}};
-    tried.ids = vocab.encode_source(tried.text, &truncated);
     const size_t begin = static_cast<size_t>(piece.data() - text.data());
+    EncodedPiece tried{model_text(vocab.src(), text, begin, piece.size(), in_lower_case), {}};
+    tried.ids = vocab.encode_source(tried.text, &truncated);
     encoded[{begin, piece.size()}] = std::move(tried);
     return !truncated;
   };

@@ -93,6 +93,24 @@ print("capitals: %d of %d as the plain paragraphs' in capitals" % (same, len(pla
 sys.exit(0 if len(caps) == len(plain) and all(c and c == c.upper() for c in caps)
          and same * 2 >= len(plain) else 1)
 PY
+# The same paragraphs in lower case and in title case: read in sentence case, names as the
+# vocabulary knows them, so mostly translated as the plain paragraphs.
+tr '[:upper:]' '[:lower:]' <"$WORK/para.en" >"$WORK/para.lower.en"
+sed -E 's/(^|[ "])([a-z])/\1\u\2/g' "$WORK/para.en" >"$WORK/para.title.en"
+grep -q "[A-Z][a-z]* [A-Z][a-z]* [A-Z]" "$WORK/para.title.en" || fail "no line in title case"
+for style in lower title; do
+  "$T" --model "$model" --input "$WORK/para.$style.en" --beam 1 >"$WORK/para.$style.es" 2>/dev/null
+  python3 - "$WORK/para.$style.es" "$WORK/para.es" "$style" <<'PY' \
+    && pass "a paragraph in $style case translates as in sentence case" \
+    || fail "a paragraph in $style case: $(head -2 "$WORK/para.$style.es")"
+import sys
+styled = [l.rstrip("\n") for l in open(sys.argv[1], encoding="utf-8")]
+plain = [l.rstrip("\n") for l in open(sys.argv[2], encoding="utf-8")]
+same = sum(s == p for s, p in zip(styled, plain))
+print("%s case: %d of %d as the plain paragraphs'" % (sys.argv[3], same, len(plain)))
+sys.exit(0 if len(styled) == len(plain) and all(styled) and same * 2 >= len(plain) else 1)
+PY
+done
 expect_exit 0 "--no-split translates each line whole" -- "$T" --model "$model" \
   --input "$WORK/para.en" --beam 1 --no-split --output "$WORK/para.whole.es"
 [ "$(wc -l <"$WORK/para.whole.es")" = "$(wc -l <"$WORK/para.en")" ] \

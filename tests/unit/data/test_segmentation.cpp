@@ -75,6 +75,28 @@ TEST(SentenceSplitter, TextInCapitalsSplitsAsInSentenceCase) {
             (S{"MR. SMITH WENT TO WASHINGTON.", "HE STAYED."}));
 }
 
+TEST(SentenceSplitter, TextInLowerCaseSplitsAsInSentenceCase) {
+  using S = std::vector<std::string>;
+  // ICU alone finds no sentence end at a period before a lower-case letter ("fine. where").
+  EXPECT_EQ(sentences("fine. where is it? i don't know. mr. smith is here"),
+            (S{"fine.", "where is it?", "i don't know.", "mr. smith is here"}));
+  EXPECT_EQ(sentences("it is 3.5 km away. we walked"), (S{"it is 3.5 km away.", "we walked"}));
+}
+
+TEST(Segmentation, APieceOpensASentenceAfterASentenceEndNotAfterAClauseOrWord) {
+  const std::string text = "Go. \"Now!\" Tom said, and left \u2014 fast; then (ok) we ran";
+  auto at = [&](const std::string& word) { return text.find(word); };
+  EXPECT_TRUE(opens_sentence(text, 0));
+  EXPECT_TRUE(opens_sentence(text, at("\"Now")));
+  EXPECT_TRUE(opens_sentence(text, at("Tom")));
+  EXPECT_FALSE(opens_sentence(text, at("and")));
+  EXPECT_FALSE(opens_sentence(text, at("left")));
+  EXPECT_FALSE(opens_sentence(text, at("fast")));
+  EXPECT_FALSE(opens_sentence(text, at("then")));
+  EXPECT_TRUE(opens_sentence(text, at("we")));  // after a closing bracket
+  EXPECT_TRUE(opens_sentence("  Go", 2));
+}
+
 TEST(SentenceSplitter, WhiteSpaceHasNoSentenceAndInvalidUtf8IsNotSplit) {
   SentenceSplitter splitter("en");
   EXPECT_TRUE(splitter.split("").empty());

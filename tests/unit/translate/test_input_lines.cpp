@@ -88,16 +88,42 @@ class KnownWordsTokenizer : public data::Tokenizer {
   int64_t eos_id() const override { return 261; }
 };
 
-TEST(InputLines, APieceInCapitalsKeepsTheNamesTheTokenizerKnowsCapitalised) {
+/// KnownWordsTokenizer on both sides, with source length `src_len`.
+data::Vocabularies known_words_vocabularies(int64_t src_len) {
   auto tokenizer = std::make_shared<const KnownWordsTokenizer>();
   data::TokenizerOptions options;
-  options.src_len = 64;
-  const data::Vocabularies vocab(tokenizer, tokenizer, options);
+  options.src_len = src_len;
+  return data::Vocabularies(tokenizer, tokenizer, options);
+}
+
+TEST(InputLines, APieceInCapitalsKeepsTheNamesTheTokenizerKnowsCapitalised) {
+  const data::Vocabularies vocab = known_words_vocabularies(64);
   std::ostringstream warnings;
   const EncodedInput in =
       encode_input(vocab, {"WHERE IS TOM ? TOM MET NASA ."}, "in.txt", 1, nullptr, warnings);
   EXPECT_EQ(in.lines[0].texts, (std::vector<std::string>{"Where is Tom ? Tom met NASA ."}));
-  EXPECT_EQ(in.lines[0].sources[0], tokenizer->encode("Where is Tom ? Tom met NASA ."));
+  EXPECT_EQ(in.lines[0].sources[0], vocab.src().encode("Where is Tom ? Tom met NASA ."));
+}
+
+TEST(InputLines, APieceInLowerOrTitleCaseIsReadInSentenceCaseWithKnownNames) {
+  const data::Vocabularies vocab = known_words_vocabularies(64);
+  std::ostringstream warnings;
+  const EncodedInput in = encode_input(
+      vocab, {"where is tom ? tom met nasa .", "Where Is Tom ? Tom Met NASA", "Tom met Ian ."},
+      "in.txt", 1, nullptr, warnings);
+  EXPECT_EQ(in.lines[0].texts, (std::vector<std::string>{"Where is Tom ? Tom met NASA ."}));
+  EXPECT_EQ(in.lines[1].texts, (std::vector<std::string>{"Where is Tom ? Tom met NASA"}));
+  EXPECT_EQ(in.lines[2].texts, (std::vector<std::string>{"Tom met Ian ."}));  // as it is
+  EXPECT_EQ(in.lines[0].capitals, (std::vector<bool>{false}));
+}
+
+TEST(InputLines, APieceCutFromASentenceInLowerCaseKeepsItsFirstLetter) {
+  // "Tom met NASA , we met NASA" is 12 ids; 8 fit: split after the comma.
+  const data::Vocabularies vocab = known_words_vocabularies(8);
+  std::ostringstream warnings;
+  const EncodedInput in =
+      encode_input(vocab, {"tom met nasa , we met nasa"}, "in.txt", 1, nullptr, warnings);
+  EXPECT_EQ(in.lines[0].texts, (std::vector<std::string>{"Tom met NASA ,", "we met NASA"}));
 }
 
 TEST(InputLines, ALineOverTheByteLimitIsReportedNotTranslated) {
