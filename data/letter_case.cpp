@@ -25,10 +25,7 @@ bool is_alnum(const CodePoint& cp) { return cp.valid && u_isalnum(static_cast<UC
 bool is_one_letter_word(std::string_view text, size_t i, char letter) {
   if (text[i] != letter) return false;
   if (i + 1 < text.size() && is_alnum(decode_utf8(text, i + 1))) return false;
-  if (i == 0) return true;
-  size_t previous = i - 1;  // the first byte of the code point before
-  while (previous > 0 && (static_cast<unsigned char>(text[previous]) & 0xC0) == 0x80) --previous;
-  return !is_alnum(decode_utf8(text, previous));
+  return i == 0 || !is_alnum(decode_utf8_before(text, i));
 }
 
 /// True when the byte at `i` of `text` is the English pronoun "I".

@@ -157,9 +157,7 @@ bool opens_sentence(std::string_view text, size_t begin) {
   size_t end = begin;
   while (end > 0 && is_space(text[end - 1])) --end;
   if (end == 0) return true;
-  size_t last = end - 1;  // the first byte of the code point before the spaces
-  while (last > 0 && (static_cast<unsigned char>(text[last]) & 0xC0) == 0x80) --last;
-  const CodePoint cp = decode_utf8(text, last);
+  const CodePoint cp = decode_utf8_before(text, end);
   if (!cp.valid) return false;
   const auto c = static_cast<UChar32>(cp.value);
   const int8_t type = u_charType(c);

@@ -54,6 +54,12 @@ std::size_t first_invalid_utf8(std::string_view text) {
   return std::string_view::npos;
 }
 
+CodePoint decode_utf8_before(std::string_view text, std::size_t i) {
+  std::size_t start = i - 1;
+  while (start > 0 && (static_cast<unsigned char>(text[start]) & 0xC0) == 0x80) --start;
+  return decode_utf8(text, start);
+}
+
 std::size_t utf8_length(std::string_view text) {
   std::size_t n = 0;
   for (char c : text) n += (static_cast<unsigned char>(c) & 0xC0) != 0x80 ? 1 : 0;

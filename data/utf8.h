@@ -20,6 +20,10 @@ struct CodePoint {
 /// sequence consumes one byte, so a caller can resynchronise on the next one.
 CodePoint decode_utf8(std::string_view text, std::size_t i);
 
+/// Decodes the code point that ends just before byte `i` of `text` (0 < i <= text.size()):
+/// from the byte before `i`, back over continuation bytes to the byte that starts it.
+CodePoint decode_utf8_before(std::string_view text, std::size_t i);
+
 /// Offset of the first byte that starts no well-formed sequence, or npos when `text` is valid.
 std::size_t first_invalid_utf8(std::string_view text);
 

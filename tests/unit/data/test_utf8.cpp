@@ -57,6 +57,15 @@ TEST(Utf8, RejectsTheClassicMalformedSequences) {
   }
 }
 
+TEST(Utf8, DecodesTheCodePointBeforeAnOffset) {
+  const std::string text = "a\u00F1\u2014\U0001F600";  // 1, 2, 3 and 4 bytes
+  EXPECT_EQ(decode_utf8_before(text, 1).value, U'a');
+  EXPECT_EQ(decode_utf8_before(text, 3).value, U'\u00F1');
+  EXPECT_EQ(decode_utf8_before(text, 6).value, U'\u2014');
+  EXPECT_EQ(decode_utf8_before(text, 10).value, U'\U0001F600');
+  EXPECT_FALSE(decode_utf8_before("x\xFF", 2).valid);
+}
+
 TEST(Utf8, FirstInvalidNamesTheOffendingOffset) {
   EXPECT_EQ(first_invalid_utf8(""), std::string_view::npos);
   EXPECT_EQ(first_invalid_utf8("¿Dónde está? ñ € 𝄞"), std::string_view::npos);
