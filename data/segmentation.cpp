@@ -1,6 +1,7 @@
 #include "data/segmentation.h"
 
 #include <unicode/brkiter.h>
+#include <unicode/filteredbrk.h>
 #include <unicode/locid.h>
 #include <unicode/uchar.h>
 #include <unicode/utext.h>
@@ -16,16 +17,44 @@ struct SentenceSplitter::Impl {
   std::unique_ptr<icu::BreakIterator> iterator;
 };
 
+namespace {
+
+// Entries of ICU's English suppressions (CLDR's list, generated from a corpus) that are words
+// or names ending sentences as often as abbreviations: with them suppressed, "OK. Where is it?"
+// and "I saw Joe. He left." would stay one sentence, and so would "THAT'S ALL. GO." (read as
+// "That's All. Go.", see split).
+constexpr const char* kEnglishWordsEndingSentences[] = {
+    "OK.",  "Ok.",  "All.",  "As.",   "By.",  "Do.",  "Go.",   "In.",  "Is.",
+    "On.",  "Or.",  "To.",   "Up.",   "Act.", "Cap.", "Card.", "Hat.", "Jam.",
+    "Job.", "Joe.", "Link.", "Long.", "AD.",  "DC.",  "PC."};
+
+void check_icu(UErrorCode status, const std::string& language, const char* step) {
+  if (U_FAILURE(status)) {
+    throw std::runtime_error("no sentence segmentation rules for language '" + language + "' (" +
+                             step + "): " + u_errorName(status));
+  }
+}
+
+}  // namespace
+
 SentenceSplitter::SentenceSplitter(const std::string& language) : impl_(std::make_unique<Impl>()) {
   UErrorCode status = U_ZERO_ERROR;
-  // "@ss=standard": the locale's sentence-break suppressions (abbreviations that end no
-  // sentence), applied by ICU's FilteredBreakIterator.
-  const icu::Locale locale((language + "@ss=standard").c_str());
-  impl_->iterator.reset(icu::BreakIterator::createSentenceInstance(locale, status));
-  if (U_FAILURE(status) || !impl_->iterator) {
-    throw std::runtime_error("no sentence segmentation rules for language '" + language +
-                             "': " + u_errorName(status));
+  const icu::Locale locale(language.c_str());
+  std::unique_ptr<icu::BreakIterator> rules(
+      icu::BreakIterator::createSentenceInstance(locale, status));
+  check_icu(status, language, "sentence rules");
+  // The locale's sentence-break suppressions (abbreviations that end no sentence), as
+  // "@ss=standard" applies them, less the English words among them.
+  std::unique_ptr<icu::FilteredBreakIteratorBuilder> suppressions(
+      icu::FilteredBreakIteratorBuilder::createInstance(locale, status));
+  check_icu(status, language, "suppressions");
+  if (std::string(locale.getLanguage()) == "en") {
+    for (const char* word : kEnglishWordsEndingSentences) {
+      suppressions->unsuppressBreakAfter(icu::UnicodeString(word, -1, US_INV), status);
+    }
   }
+  impl_->iterator.reset(suppressions->wrapIteratorWithFilter(rules.release(), status));
+  check_icu(status, language, "suppressions");
 }
 
 SentenceSplitter::~SentenceSplitter() = default;

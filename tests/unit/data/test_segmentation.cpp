@@ -38,6 +38,18 @@ TEST(SentenceSplitter, AbbreviationsEndNoSentence) {
             (Sentences{"The U.S. economy grew.", "Prices rose."}));
 }
 
+TEST(SentenceSplitter, WordsAmongTheAbbreviationsEndSentences) {
+  // ICU's English list holds "OK.", "Joe.", "All." and "Do." beside "Mr." and "Prof.".
+  EXPECT_EQ(sentences("OK. Where is it?"), (Sentences{"OK.", "Where is it?"}));
+  EXPECT_EQ(sentences("Ok. Where is it?"), (Sentences{"Ok.", "Where is it?"}));
+  EXPECT_EQ(sentences("I saw Joe. He left."), (Sentences{"I saw Joe.", "He left."}));
+  EXPECT_EQ(sentences("THAT'S ALL. WHAT CAN I DO. GO."),
+            (Sentences{"THAT'S ALL.", "WHAT CAN I DO.", "GO."}));
+  EXPECT_EQ(sentences("I bought a PC. It is fast."), (Sentences{"I bought a PC.", "It is fast."}));
+  EXPECT_EQ(sentences("Prof. Smith and Capt. Jones came."),
+            (Sentences{"Prof. Smith and Capt. Jones came."}));
+}
+
 TEST(SentenceSplitter, NumbersEllipsesQuotesAndMixedMarksComeOutRight) {
   EXPECT_EQ(sentences("It is 3.5 km away. We walked."),
             (Sentences{"It is 3.5 km away.", "We walked."}));
