@@ -6,10 +6,12 @@
 #include <unicode/uchar.h>
 #include <unicode/utext.h>
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "data/letter_case.h"
 #include "data/utf8.h"
+#include "data/verbatim_spans.h"
 
 namespace atento::data {
 
@@ -89,8 +91,13 @@ std::vector<TextSpan> SentenceSplitter::split(std::string_view text) {
   // ICU reads a copy (as long, byte for byte) with words in capitals in title case: it takes
   // "SALT." for an abbreviation and would find no sentence end after it; and, in a text in
   // lower case, with each sentence's first letter capitalised: it finds no end before "where".
-  const std::string read = is_in_lower_case(text) ? capitalise_sentence_starts(text)
-                                                  : title_case_words_in_capitals(text);
+  // And with each address and emoji (data/verbatim_spans.h) as digits: what a sentence reads
+  // like without them ("floor. (https://x.org) I can't…" ends after "floor.", where ICU reads on
+  // into the lower-case "https"; capitals would be "SALT." again: "alone XXXX. I have…").
+  std::string read = is_in_lower_case(text) ? capitalise_sentence_starts(text)
+                                            : title_case_words_in_capitals(text);
+  const std::vector<TextSpan> kept = verbatim_spans(text);
+  for (const TextSpan& span : kept) read.replace(span.begin, span.size(), span.size(), '0');
   UErrorCode status = U_ZERO_ERROR;
   UText* utext = utext_openUTF8(nullptr, read.data(), static_cast<int64_t>(read.size()), &status);
   impl_->iterator->setText(utext, status);
@@ -98,11 +105,20 @@ std::vector<TextSpan> SentenceSplitter::split(std::string_view text) {
     utext_close(utext);
     throw std::runtime_error(std::string("sentence segmentation failed: ") + u_errorName(status));
   }
-  // Boundaries are native indexes of the UText: byte offsets into the UTF-8 text.
-  int32_t start = impl_->iterator->first();
+  // Boundaries are native indexes of the UText: byte offsets into the UTF-8 text. None inside
+  // an address.
+  auto inside_kept = [&](size_t at) {  // the spans are in order and apart
+    const auto after =
+        std::upper_bound(kept.begin(), kept.end(), at,
+                         [](size_t a, const TextSpan& span) { return a < span.begin; });
+    return after != kept.begin() && std::prev(after)->begin < at && at < std::prev(after)->end;
+  };
+  size_t start = static_cast<size_t>(impl_->iterator->first());
   for (int32_t end = impl_->iterator->next(); end != icu::BreakIterator::DONE;
-       start = end, end = impl_->iterator->next()) {
-    add(static_cast<size_t>(start), static_cast<size_t>(end));
+       end = impl_->iterator->next()) {
+    if (inside_kept(static_cast<size_t>(end))) continue;
+    add(start, static_cast<size_t>(end));
+    start = static_cast<size_t>(end);
   }
   utext_close(utext);
   return sentences;

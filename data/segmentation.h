@@ -13,14 +13,9 @@
 #include <string_view>
 #include <vector>
 
-namespace atento::data {
+#include "data/text_span.h"
 
-/// Bytes [begin, end) of a text.
-struct TextSpan {
-  size_t begin = 0;
-  size_t end = 0;
-  size_t size() const { return end - begin; }
-};
+namespace atento::data {
 
 /// Splits text into sentences for one language. Not thread-safe: one per thread.
 class SentenceSplitter {
@@ -35,7 +30,8 @@ class SentenceSplitter {
   /// The sentences of the UTF-8 `text`, in order, each without the white space around it: the
   /// bytes between two spans are the original spacing between the sentences. A text of white
   /// space only has none; a text without final punctuation ends with its last words. Invalid
-  /// UTF-8 is not split (one span over the text).
+  /// UTF-8 is not split (one span over the text). No sentence ends inside a web or e-mail
+  /// address (data/verbatim_spans.h: ICU ends one at the "?" of "x.org/a?b=1").
   std::vector<TextSpan> split(std::string_view text);
 
  private:

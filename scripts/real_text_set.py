@@ -11,7 +11,12 @@ OUT_DIR/capitals.tsv: the paragraphs written in capitals, their references too (
 warnings, shouting); OUT_DIR/lower_case.tsv: the paragraphs' English in lower case (chat, search
 boxes, speech recognisers); OUT_DIR/title_case.tsv: each sentence's English in title case, as
 headings are written (every word capitalised but articles, conjunctions and short prepositions).
-The references of the last two are the plain paragraphs' own.
+The references of the last two are the plain paragraphs' own. OUT_DIR/verbatim.tsv: the
+paragraphs with emoji before or after some sentences' final punctuation and web or e-mail
+addresses in brackets after some ("I'm hungry 😋.", "Call me. (tom.12@example.com)"), their
+references with the same at the same places; OUT_DIR/verbatim.ops: per sentence, what was added
+(the sentence's translation with the same added is the ceiling of that row).
+real_text_set.py --verbatim-ceiling OUT_DIR: that ceiling, from OUT_DIR/sentences.es.
 """
 import random, re, sys
 
@@ -27,6 +32,36 @@ MINOR = {"a", "an", "the", "and", "but", "or", "nor", "for", "of", "in", "on", "
          "up", "as"}
 
 
+EMOJI = ["\U0001F600", "\U0001F602", "\U0001F44D", "\u2764\uFE0F", "\U0001F64F", "\U0001F622",
+         "\U0001F389", "\U0001F1EA\U0001F1F8", "\U0001F468\u200D\U0001F469\u200D\U0001F467"]
+
+
+def verbatim_op(rng, n):
+    """What sentence n gets: ("", "") for nothing, ("inside", emoji) before its final
+    punctuation, ("after", text) after it."""
+    r = rng.random()
+    if r < 0.2:
+        return ("inside", rng.choice(EMOJI))
+    if r < 0.35:
+        return ("after", rng.choice(EMOJI))
+    if r < 0.45:
+        return ("after", "(https://example.org/notes/%d?lang=en)" % n)
+    if r < 0.5:
+        return ("after", "(tom.%d@example.com)" % n)
+    return ("", "")
+
+
+def with_op(sentence, op):
+    """`sentence` with `op` (verbatim_op) applied."""
+    kind, text = op
+    if kind == "after":
+        return sentence + " " + text
+    if kind == "inside":
+        m = re.search(r"[.!?\u2026\"')\u00bb]*$", sentence)
+        return sentence[:m.start()] + " " + text + sentence[m.start():]
+    return sentence
+
+
 def title_case(sentence):
     """Each word capitalised but the minor ones after the first ("Where Is the Station?")."""
     words = sentence.split(" ")
@@ -34,34 +69,60 @@ def title_case(sentence):
                     for i, w in enumerate(words))
 
 
-train = {l.split("\t")[0] for l in open(sys.argv[1], encoding="utf-8")}
-seen, pairs = set(), []
-for line in open(sys.argv[2], encoding="utf-8"):
-    en, es = line.rstrip("\n").split("\t")[:2]
-    if en in train or en in seen:
-        continue
-    seen.add(en)
-    pairs.append((en, es))
-if int(sys.argv[4]) > 0:
-    pairs = pairs[:int(sys.argv[4])]
-rng, i = random.Random(1337), 0
-with open(sys.argv[3] + "/sentences.tsv", "w", encoding="utf-8") as s, \
-     open(sys.argv[3] + "/paragraphs.tsv", "w", encoding="utf-8") as p, \
-     open(sys.argv[3] + "/sizes.txt", "w") as z, \
-     open(sys.argv[3] + "/typographic.tsv", "w", encoding="utf-8") as t, \
-     open(sys.argv[3] + "/capitals.tsv", "w", encoding="utf-8") as c, \
-     open(sys.argv[3] + "/lower_case.tsv", "w", encoding="utf-8") as lc, \
-     open(sys.argv[3] + "/title_case.tsv", "w", encoding="utf-8") as tc:
-    for en, es in pairs:
-        s.write(en + "\t" + es + "\n")
-    while i < len(pairs):
-        n = rng.randint(3, 6)
-        group = pairs[i:i + n]
-        en, es = " ".join(e for e, _ in group), " ".join(ref for _, ref in group)
-        p.write(en + "\t" + es + "\n")
-        t.write(typographic(en) + "\t" + es + "\n")
-        c.write(en.upper() + "\t" + es.upper() + "\n")
-        lc.write(en.lower() + "\t" + es + "\n")
-        tc.write(" ".join(title_case(e) for e, _ in group) + "\t" + es + "\n")
-        z.write("%d\n" % len(group))
+def verbatim_ceiling(out_dir):
+    """OUT_DIR/verbatim_ceiling.es: each sentence's own translation (OUT_DIR/sentences.es) with
+    what verbatim.ops added to it, joined per paragraph."""
+    hyps = [l.rstrip("\n") for l in open(out_dir + "/sentences.es", encoding="utf-8")]
+    ops = [tuple(l.rstrip("\n").split("\t")) for l in open(out_dir + "/verbatim.ops", encoding="utf-8")]
+    i, out = 0, open(out_dir + "/verbatim_ceiling.es", "w", encoding="utf-8")
+    for n in map(int, open(out_dir + "/sizes.txt")):
+        out.write(" ".join(with_op(h, op) for h, op in zip(hyps[i:i + n], ops[i:i + n]) if h) + "\n")
         i += n
+
+
+def main():
+    train = {l.split("\t")[0] for l in open(sys.argv[1], encoding="utf-8")}
+    seen, pairs = set(), []
+    for line in open(sys.argv[2], encoding="utf-8"):
+        en, es = line.rstrip("\n").split("\t")[:2]
+        if en in train or en in seen:
+            continue
+        seen.add(en)
+        pairs.append((en, es))
+    if int(sys.argv[4]) > 0:
+        pairs = pairs[:int(sys.argv[4])]
+    rng, i = random.Random(1337), 0
+    with open(sys.argv[3] + "/sentences.tsv", "w", encoding="utf-8") as s, \
+         open(sys.argv[3] + "/paragraphs.tsv", "w", encoding="utf-8") as p, \
+         open(sys.argv[3] + "/sizes.txt", "w") as z, \
+         open(sys.argv[3] + "/typographic.tsv", "w", encoding="utf-8") as t, \
+         open(sys.argv[3] + "/capitals.tsv", "w", encoding="utf-8") as c, \
+         open(sys.argv[3] + "/lower_case.tsv", "w", encoding="utf-8") as lc, \
+         open(sys.argv[3] + "/title_case.tsv", "w", encoding="utf-8") as tc, \
+         open(sys.argv[3] + "/verbatim.tsv", "w", encoding="utf-8") as vb, \
+         open(sys.argv[3] + "/verbatim.ops", "w", encoding="utf-8") as vo:
+        verbatim_rng = random.Random(2026)  # its own: the paragraphs stay as they were
+        for en, es in pairs:
+            s.write(en + "\t" + es + "\n")
+        while i < len(pairs):
+            n = rng.randint(3, 6)
+            group = pairs[i:i + n]
+            en, es = " ".join(e for e, _ in group), " ".join(ref for _, ref in group)
+            p.write(en + "\t" + es + "\n")
+            t.write(typographic(en) + "\t" + es + "\n")
+            c.write(en.upper() + "\t" + es.upper() + "\n")
+            lc.write(en.lower() + "\t" + es + "\n")
+            tc.write(" ".join(title_case(e) for e, _ in group) + "\t" + es + "\n")
+            ops = [verbatim_op(verbatim_rng, i + k) for k in range(len(group))]
+            vb.write(" ".join(with_op(e, op) for (e, _), op in zip(group, ops)) + "\t" +
+                     " ".join(with_op(ref, op) for (_, ref), op in zip(group, ops)) + "\n")
+            vo.writelines("%s\t%s\n" % op for op in ops)
+            z.write("%d\n" % len(group))
+            i += n
+
+
+if __name__ == "__main__":
+    if sys.argv[1] == "--verbatim-ceiling":
+        verbatim_ceiling(sys.argv[2])
+    else:
+        main()

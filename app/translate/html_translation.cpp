@@ -15,6 +15,7 @@
 #include "app/translate/word_alignment.h"
 #include "data/html_document.h"
 #include "data/text_io.h"
+#include "data/verbatim_spans.h"
 #include "data/word_lexicon.h"
 
 namespace atento {
@@ -37,7 +38,7 @@ struct BlockSource {
 BlockSource block_source(const data::TextBlock& block, const data::Vocabularies& vocab,
                          data::SentenceSplitter* splitter) {
   BlockSource source;
-  source.words = text_words(block.text);
+  source.words = data::text_words(block.text);
   if (source.words.empty()) return source;
   source.lead = block.text.substr(0, source.words.front().begin);
   source.trail = block.text.substr(source.words.back().end);
@@ -85,20 +86,21 @@ torch::Tensor wordlike_attention(const TrainedModel& trained, const model::Hypot
   return (mean * column_mask * row_mask).contiguous();
 }
 
-/// The word (of the piece's own words) of each of its `n_tokens` source tokens: each word
-/// encoded alone gives its tokens (SentencePiece and the words tokenizer split at white space
-/// first); when the counts disagree (a cut piece), tokens are spread over the words evenly.
-std::vector<size_t> source_token_words(const data::Tokenizer& tokenizer, std::string_view piece,
-                                       size_t n_tokens) {
-  const auto words = text_words(piece);
+/// Where the word of each of a piece's `n_tokens` source tokens starts in the piece's text:
+/// each word encoded alone gives its tokens (SentencePiece and the words tokenizer split at
+/// white space first); when the counts disagree (a cut piece), tokens are spread over the
+/// words evenly.
+std::vector<size_t> source_token_word_starts(const data::Tokenizer& tokenizer,
+                                             std::string_view piece, size_t n_tokens) {
+  const auto words = data::text_words(piece);
   std::vector<size_t> of_token;
-  for (size_t w = 0; w < words.size(); ++w) {
-    const auto ids = tokenizer.encode(std::string(piece.substr(words[w].begin, words[w].size())));
-    of_token.insert(of_token.end(), ids.size(), w);
+  for (const auto& word : words) {
+    const auto ids = tokenizer.encode(std::string(piece.substr(word.begin, word.size())));
+    of_token.insert(of_token.end(), ids.size(), word.begin);
   }
   if (of_token.size() == n_tokens || words.empty()) return of_token;
   of_token.assign(n_tokens, 0);
-  for (size_t i = 0; i < n_tokens; ++i) of_token[i] = i * words.size() / n_tokens;
+  for (size_t i = 0; i < n_tokens; ++i) of_token[i] = words[i * words.size() / n_tokens].begin;
   return of_token;
 }
 
@@ -139,7 +141,7 @@ std::vector<std::vector<float>> word_weights(
     const std::vector<const model::Hypothesis*>& best, const std::string& text,
     const std::vector<data::TextSpan>& target_words, const std::vector<size_t>& offsets) {
   const SegmentedText& segmented = source.segmented;
-  const auto model_words = text_words(source.text);
+  const auto model_words = data::text_words(source.text);
   const size_t n_target = target_words.size(), n_source = model_words.size();
   std::vector<std::vector<float>> weights(n_target, std::vector<float>(n_source, 0.0f));
   std::vector<int> tokens_of_word(n_target, 0);
@@ -147,20 +149,28 @@ std::vector<std::vector<float>> word_weights(
     if (best[k] == nullptr) continue;
     const auto attention = wordlike_attention(trained, *best[k], segmented.sources[k]);
     if (!attention.defined()) continue;
-    const size_t first_word = word_at(model_words, segmented.spans[k].begin);
-    const auto token_words =
-        source_token_words(trained.vocab->src(), segmented.texts[k], segmented.sources[k].size());
+    // The block's word of each source token: the piece's text has its addresses and emoji
+    // left out (data/verbatim_spans.h), so its offsets are mapped back to the block's.
+    std::vector<size_t> token_words;
+    for (size_t at : source_token_word_starts(trained.vocab->src(), segmented.texts[k],
+                                              segmented.sources[k].size())) {
+      token_words.push_back(word_at(
+          model_words, segmented.spans[k].begin + data::original_offset(segmented.kept[k], at)));
+    }
+    // And where each target token lies once they are put back into the translation.
+    const auto inserted =
+        data::verbatim_insertions(trained.vocab->decode_target(best[k]->tokens), segmented.kept[k]);
     const auto starts = target_token_starts(*trained.vocab, best[k]->tokens);
     const auto columns = std::min<size_t>(token_words.size(), attention.size(1));
     for (size_t j = 0; j < starts.size() && j < static_cast<size_t>(attention.size(0)); ++j) {
-      const size_t t = word_at(target_words, source.lead.size() + offsets[k] + starts[j]);
+      const size_t t = word_at(target_words, source.lead.size() + offsets[k] +
+                                                 data::shifted_offset(starts[j], inserted));
       if (t >= n_target) continue;
       const float* row = attention[static_cast<int64_t>(j)].data_ptr<float>();
       if (std::all_of(row, row + columns, [](float w) { return w == 0.0f; })) continue;
       ++tokens_of_word[t];  // a word-like token
       for (size_t s = 0; s < columns; ++s) {
-        const size_t word = first_word + token_words[s];
-        if (word < n_source) weights[t][word] += row[s];
+        if (token_words[s] < n_source) weights[t][token_words[s]] += row[s];
       }
     }
   }
@@ -186,7 +196,7 @@ std::string translated_block(const TrainedModel& trained, const data::WordLexico
   if (block.spans.empty()) return data::escape_html_text(text);
   WordAlignment alignment;
   alignment.source_words = source.words;
-  alignment.target_words = text_words(text);
+  alignment.target_words = data::text_words(text);
   alignment.links = symmetric_alignment(
       word_weights(trained, lexicon, source, best, text, alignment.target_words, offsets));
   return data::block_markup({text, place_spans(block.spans, alignment, block.text, text)});

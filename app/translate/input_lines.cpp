@@ -25,7 +25,9 @@ EncodedInput encode_input(const data::Vocabularies& vocab, const std::vector<std
     }
     in.lines[i] = segment_text(vocab, lines[i], splitter);
     if (in.lines[i].sources.empty()) {
-      warnings << "warning: " << where << "no source token; its output line is left empty\n";
+      if (in.lines[i].trail.empty()) {  // not a line of addresses and emoji alone: copied
+        warnings << "warning: " << where << "no source token; its output line is left empty\n";
+      }
       continue;
     }
     const std::string cut = cut_warning(in.lines[i].cut, vocab.options().src_len);

@@ -20,7 +20,7 @@ inline constexpr size_t kMaxLineBytes = 1 << 20;
 
 /// A window of input lines as model sources. Blank lines, invalid UTF-8, lines over
 /// kMaxLineBytes and lines with no source token are skipped (their output line stays empty,
-/// with a warning for all but blank ones).
+/// with a warning for all but blank ones; a line of addresses and emoji alone is copied).
 struct EncodedInput {
   std::vector<SegmentedText> lines;  ///< per line; no sources where skipped
   /// Every translated piece, line after line: lines[i]'s pieces are sources[first[i] …].

@@ -8,8 +8,6 @@ namespace atento {
 
 namespace {
 
-bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f'; }
-
 /// A span's place in the translation, in target words: [lo, hi), lo == hi for a point (after
 /// word lo − 1).
 struct WordRange {
@@ -139,19 +137,6 @@ void trim_punctuation(data::InlineSpan& span, std::string_view source_span,
 }
 
 }  // namespace
-
-std::vector<data::TextSpan> text_words(std::string_view text) {
-  std::vector<data::TextSpan> words;
-  size_t i = 0;
-  while (i < text.size()) {
-    while (i < text.size() && is_space(text[i])) ++i;
-    if (i == text.size()) break;
-    const size_t begin = i;
-    while (i < text.size() && !is_space(text[i])) ++i;
-    words.push_back({begin, i});
-  }
-  return words;
-}
 
 std::vector<data::InlineSpan> place_spans(const std::vector<data::InlineSpan>& spans,
                                           const WordAlignment& alignment, std::string_view source,

@@ -25,9 +25,6 @@ struct WordAlignment {
   std::vector<std::vector<size_t>> links;
 };
 
-/// The words of `text`: its runs of bytes between ASCII white space, in order.
-std::vector<data::TextSpan> text_words(std::string_view text);
-
 /// `spans` (over `source`, as data::TextBlock holds them) placed over its translation `target`
 /// by `alignment`: the same markup, parents and order, each span over whole target words (or
 /// at a point between them), less the punctuation at either end that the source span left

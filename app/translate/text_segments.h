@@ -13,6 +13,7 @@
 
 #include "data/segmentation.h"
 #include "data/tokenizer.h"
+#include "data/verbatim_spans.h"
 
 namespace atento {
 
@@ -24,10 +25,16 @@ struct SegmentedText {
   std::vector<std::string> texts;
   /// Pieces written in capitals (data/letter_case.h): their translations are written so too.
   std::vector<bool> capitals;
+  /// Each piece's addresses and emoji (data/verbatim_spans.h): left out of its text and put
+  /// back into its translation.
+  std::vector<data::KeptSpans> kept;
   std::vector<data::TextSpan> spans;          ///< each piece's bytes in the text
   /// gaps[i]: the text's bytes between piece i − 1 and piece i (gaps[0] is empty): the spacing
   /// the translations are joined with.
   std::vector<std::string> gaps;
+  /// Pieces of nothing but addresses and emoji before the first piece translated and after the
+  /// last (with the spacing to it), copied as they are; "" when there are none.
+  std::string lead, trail;
   /// Pieces cut to the source length: single runs of text longer than it (a long URL, say).
   int64_t cut = 0;
 };
@@ -38,12 +45,14 @@ struct SegmentedText {
 /// than it is cut (counted in `cut`). Pieces without any source token (punctuation alone, for
 /// the words tokenizer) are left out; a text of none has no sources. A piece written in
 /// capitals is read in sentence case, its names and acronyms as the source tokenizer knows them.
+/// Addresses and emoji are left out of every piece (data::strip_verbatim); a piece of nothing
+/// else is copied as it is.
 SegmentedText segment_text(const data::Vocabularies& vocab, std::string_view text,
                            data::SentenceSplitter* splitter);
 
 /// The pieces' translations (one per source of `segmented`; those of pieces in capitals
-/// upper-cased) joined with its gaps; `offsets` (optional) receives where each translation
-/// starts in the result.
+/// upper-cased, each with its addresses and emoji put back) joined with its gaps, between its
+/// lead and trail; `offsets` (optional) receives where each translation starts in the result.
 std::string join_translations(const SegmentedText& segmented,
                               const std::vector<std::string>& translations,
                               std::vector<size_t>* offsets = nullptr);

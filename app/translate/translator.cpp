@@ -153,8 +153,9 @@ WindowOutput render_window(const TrainedModel& trained, const EncodedInput& in, 
   for (size_t i = 0; i < in.lines.size(); ++i) {
     const SegmentedText& line = in.lines[i];
     for (size_t r = 0; r < n_best; ++r) {
+      // A line without sources: empty, or its addresses and emoji as they are.
       auto [text, score] = line.sources.empty()
-                               ? std::pair<std::string, double>{"", 0.0}
+                               ? std::pair<std::string, double>{join_translations(line, {}), 0.0}
                                : line_translation(trained, line, hypotheses, in.first[i], r);
       if (n_best == 1) {
         out.text += text + "\n";

@@ -244,8 +244,22 @@ r = json.load(open(sys.argv[1]))
 assert r["translatedText"] == open(sys.argv[2]).read().split("\n")[:-1], r
 assert "warnings" not in r, r
 PY
-url="see http://example.org/$(head -c 600 /dev/zero | tr '\0' 'x')"
-post "{\"q\": \"$url\", \"source\": \"en\", \"target\": \"es\"}"
+# Addresses and emoji: kept as they are, by the server as by atento-translate.
+printf '%s\n' "Good morning 😀. Mail me at tom@example.com, please." \
+  "(https://example.org/a?b=1)" >"$WORK/verbatim.en"
+"$BUILD/atento-translate" --model "$model" --beam 1 --input "$WORK/verbatim.en" \
+  >"$WORK/verbatim.expected" 2>/dev/null
+post "$(python3 -c 'import json,sys; print(json.dumps({"q": open(sys.argv[1], encoding="utf-8").read().split("\n")[:-1], "source": "en", "target": "es"}))' "$WORK/verbatim.en")"
+python3 - "$WORK/body" "$WORK/verbatim.expected" <<'PY' \
+  && pass "emoji and addresses: the server's translations equal atento-translate's, kept as they were" \
+  || fail "emoji and addresses: $(head -c 300 "$WORK/body")"
+import json, sys
+r = json.load(open(sys.argv[1], encoding="utf-8"))["translatedText"]
+assert r == open(sys.argv[2], encoding="utf-8").read().split("\n")[:-1], r
+assert "\U0001F600" in r[0] and "tom@example.com" in r[0] and r[1] == "(https://example.org/a?b=1)", r
+PY
+run="see $(head -c 600 /dev/zero | tr '\0' 'x')"
+post "{\"q\": \"$run\", \"source\": \"en\", \"target\": \"es\"}"
 python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))
 assert r["translatedText"] and "cut" in r["warnings"][0], r' "$WORK/body" \
   && pass "an over-long run is cut and the response says so in a warnings field" \

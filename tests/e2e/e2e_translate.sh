@@ -9,13 +9,14 @@ T="$BUILD/atento-translate"
 
 # --- one output line per input line, in order ---------------------------------------------
 long=$(for i in $(seq 1 60); do printf 'the big red house and '; done)
-url="see http://example.org/$(head -c 600 /dev/zero | tr '\0' 'x')"
-printf 'Good morning.\n\nWhere is the station?\n%s\n\xff\xfe broken\nThank you.\n%s\n' "$long" \
-  "$url" >"$WORK/in.txt"
+run="see $(head -c 600 /dev/zero | tr '\0' 'x')"
+url="http://example.org/$(head -c 600 /dev/zero | tr '\0' 'y')"
+printf 'Good morning.\n\nWhere is the station?\n%s\n\xff\xfe broken\nThank you.\n%s\nGo to %s now.\n' \
+  "$long" "$run" "$url" >"$WORK/in.txt"
 expect_exit 0 "translates a file" -- "$T" --model "$model" --input "$WORK/in.txt" \
   --output "$WORK/out.txt"
-[ "$(wc -l <"$WORK/out.txt")" = 7 ] && pass "7 lines in, 7 lines out" \
-  || fail "$(wc -l <"$WORK/out.txt") output lines for 7 input lines"
+[ "$(wc -l <"$WORK/out.txt")" = 8 ] && pass "8 lines in, 8 lines out" \
+  || fail "$(wc -l <"$WORK/out.txt") output lines for 8 input lines"
 [ -z "$(sed -n 2p "$WORK/out.txt")" ] && pass "empty line in, empty line out" || fail "line 2 not empty"
 [ -n "$(sed -n 1p "$WORK/out.txt")" ] && pass "a sentence gets a translation" || fail "line 1 empty"
 grep -q "in.txt:4:" "$WORK/stderr" && fail "a long line of words was cut: $(grep in.txt:4: "$WORK/stderr")" \
@@ -23,6 +24,10 @@ grep -q "in.txt:4:" "$WORK/stderr" && fail "a long line of words was cut: $(grep
 [ -n "$(sed -n 4p "$WORK/out.txt")" ] && pass "the long line is translated" || fail "line 4 empty"
 expect_stderr "in.txt:7: 1 run\(s\) of text without a space longer than the model's [0-9]+ source tokens; cut" \
   "only a single over-long run is cut, with a warning naming the line"
+grep -q "in.txt:8:" "$WORK/stderr" && fail "an address was cut: $(grep in.txt:8: "$WORK/stderr")" \
+  || pass "a 619-character address is not cut"
+[ "$(sed -n 8p "$WORK/out.txt" | grep -o -F "$url" | wc -l)" = 1 ] \
+  && pass "the address is in its line's translation once, as it was" || fail "line 8: $(sed -n 8p "$WORK/out.txt" | head -c 200)"
 expect_stderr "in.txt:5: invalid UTF-8" "invalid UTF-8 is reported by line"
 expect_stderr "sentences/s" "throughput is reported"
 printf 'Good morning.\nThank you.\n' | "$T" --model "$model" >"$WORK/stdout.txt" 2>/dev/null
@@ -111,6 +116,31 @@ print("%s case: %d of %d as the plain paragraphs'" % (sys.argv[3], same, len(pla
 sys.exit(0 if len(styled) == len(plain) and all(styled) and same * 2 >= len(plain) else 1)
 PY
 done
+# Web and e-mail addresses and emoji: kept as they are, the rest translated as without them.
+python3 - "$WORK/para.en" "$WORK/para.es" "$WORK/para.verbatim.en" "$WORK/para.verbatim.expected" <<'PY'
+import re, sys
+en = [l.rstrip("\n") for l in open(sys.argv[1], encoding="utf-8")]
+es = [l.rstrip("\n") for l in open(sys.argv[2], encoding="utf-8")]
+final = re.compile(r"[.!?\u2026\"')\u00bb\u201d\u2019]*$")
+def inside(text, emoji):  # before the final punctuation
+    m = final.search(text)
+    return text[:m.start()] + " " + emoji + text[m.start():]
+with open(sys.argv[3], "w", encoding="utf-8") as vin, open(sys.argv[4], "w", encoding="utf-8") as vout:
+    for n, (e, s) in enumerate(zip(en, es)):
+        emoji, url = ["\U0001F600", "\U0001F44D\U0001F3FD", "\U0001F1EA\U0001F1F8"][n % 3], \
+            "(https://example.org/notes/%d?a=1&b=2)" % n
+        vin.write(inside(e, emoji) + " " + url + "\n")
+        vout.write(inside(s, emoji) + " " + url + "\n")
+    vin.write("tom@example.com\n")
+    vout.write("tom@example.com\n")
+PY
+"$T" --model "$model" --input "$WORK/para.verbatim.en" --beam 1 >"$WORK/para.verbatim.es" \
+  2>"$WORK/para.verbatim.err"
+cmp -s "$WORK/para.verbatim.es" "$WORK/para.verbatim.expected" \
+  && pass "emoji and addresses kept as they are, the paragraphs translated as without them" \
+  || fail "emoji and addresses: $(diff "$WORK/para.verbatim.es" "$WORK/para.verbatim.expected" | head -4)"
+grep -q "no source token" "$WORK/para.verbatim.err" \
+  && fail "a line of an address alone was left empty" || pass "a line of an address alone is copied"
 expect_exit 0 "--no-split translates each line whole" -- "$T" --model "$model" \
   --input "$WORK/para.en" --beam 1 --no-split --output "$WORK/para.whole.es"
 [ "$(wc -l <"$WORK/para.whole.es")" = "$(wc -l <"$WORK/para.en")" ] \

@@ -22,13 +22,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   for (const data::TextBlock& block : document.blocks) {
     // The translation: the block's words reversed; word t aligned to a word picked by the bytes.
     WordAlignment alignment;
-    alignment.source_words = text_words(block.text);
+    alignment.source_words = data::text_words(block.text);
     std::string target;
     for (auto w = alignment.source_words.rbegin(); w != alignment.source_words.rend(); ++w) {
       if (!target.empty()) target += ' ';
       target.append(block.text, w->begin, w->size());
     }
-    alignment.target_words = text_words(target);
+    alignment.target_words = data::text_words(target);
     for (size_t t = 0; t < alignment.target_words.size(); ++t) {
       alignment.links.emplace_back();
       if (!alignment.source_words.empty() && data[t % size] % 3 != 0) {

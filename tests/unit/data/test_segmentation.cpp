@@ -50,6 +50,22 @@ TEST(SentenceSplitter, WordsAmongTheAbbreviationsEndSentences) {
             (Sentences{"Prof. Smith and Capt. Jones came."}));
 }
 
+TEST(SentenceSplitter, NoSentenceEndsInsideAnAddress) {
+  // ICU alone ends a sentence at the "?" of a query.
+  EXPECT_EQ(sentences("See https://x.org/a?b=1 for it. Thanks!"),
+            (Sentences{"See https://x.org/a?b=1 for it.", "Thanks!"}));
+  // An address between sentences ends the one before it as a word would (ICU alone reads on
+  // into its lower-case letters).
+  EXPECT_EQ(sentences("It is on the floor. (https://x.org/n) I can't find it."),
+            (Sentences{"It is on the floor.", "(https://x.org/n) I can't find it."}));
+  EXPECT_EQ(sentences("Don't go alone ❤️. I have to go."),
+            (Sentences{"Don't go alone ❤️.", "I have to go."}));
+  // Many sentences and addresses: each boundary looked up, not tested against every address.
+  std::string many;
+  for (int i = 0; i < 20000; ++i) many += "See https://x.org/" + std::to_string(i) + "?a=1 now. ";
+  EXPECT_EQ(sentences(many).size(), 20000u);
+}
+
 TEST(SentenceSplitter, NumbersEllipsesQuotesAndMixedMarksComeOutRight) {
   EXPECT_EQ(sentences("It is 3.5 km away. We walked."),
             (Sentences{"It is 3.5 km away.", "We walked."}));

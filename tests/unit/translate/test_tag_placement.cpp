@@ -15,7 +15,7 @@ namespace {
 /// An alignment of `source` to `target`: links[t] the source words of target word t.
 WordAlignment align(const std::string& source, const std::string& target,
                     std::vector<std::vector<size_t>> links) {
-  return {text_words(source), text_words(target), std::move(links)};
+  return {data::text_words(source), data::text_words(target), std::move(links)};
 }
 
 data::InlineSpan span(const std::string& text, const std::string& words, const std::string& tag,
@@ -30,11 +30,11 @@ std::string placed(const std::string& source, const std::string& target,
 }
 
 TEST(TextWords, RunsBetweenWhiteSpace) {
-  const auto words = text_words("  a bc\td\n");
+  const auto words = data::text_words("  a bc\td\n");
   ASSERT_EQ(words.size(), 3u);
   EXPECT_EQ(words[1].begin, 4u);
   EXPECT_EQ(words[1].end, 6u);
-  EXPECT_TRUE(text_words(" \n").empty());
+  EXPECT_TRUE(data::text_words(" \n").empty());
 }
 
 TEST(TagPlacement, SpanFollowsItsWordsWhenTheyMove) {
