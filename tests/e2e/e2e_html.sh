@@ -93,6 +93,14 @@ printf '<p>Good <b>morning</b>.</p>' | "$T" --model "$model" --format html >"$WO
   || fail "fragment from stdin: $(cat "$WORK/stdin.html")"
 grep -q '<html\|<body' "$WORK/stdin.html" && fail "a fragment gained <html>/<body>" \
   || pass "a fragment stays a fragment"
+# Addresses and emoji in a block's text: kept as they are, as in text mode, tags still placed.
+printf '<p>I love <b>this</b> song 😀. Mail tom@example.com, please.</p>\n' >"$WORK/verbatim.html"
+"$T" --model "$model" --format html --input "$WORK/verbatim.html" >"$WORK/verbatim.es.html" 2>/dev/null
+check_html "$WORK/verbatim.html" "$WORK/verbatim.es.html" 2>"$WORK/check.err" \
+  && [ "$(grep -o '😀' "$WORK/verbatim.es.html" | wc -l)" = 1 ] \
+  && [ "$(grep -o 'tom@example.com' "$WORK/verbatim.es.html" | wc -l)" = 1 ] \
+  && pass "emoji and an address in HTML text kept once each, tags in order" \
+  || fail "emoji and addresses in HTML: $(cat "$WORK/verbatim.es.html") $(tail -1 "$WORK/check.err")"
 
 # --- the word lexicon that tags are placed with -------------------------------------------
 if [ -z "${ATENTO_E2E_MODEL:-}" ]; then
