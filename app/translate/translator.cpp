@@ -25,6 +25,7 @@
 #include "app/translate/html_translation.h"
 #include "app/translate/input_lines.h"
 #include "data/corpus.h"
+#include "data/html_document.h"
 #include "data/line_reader.h"
 #include "data/segmentation.h"
 #include "data/text_io.h"
