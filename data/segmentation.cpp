@@ -65,14 +65,10 @@ SentenceSplitter& SentenceSplitter::operator=(SentenceSplitter&&) noexcept = def
 
 namespace {
 
-bool is_space(char c) {
-  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
-}
-
 // [begin, end) without the ASCII white space at either end; empty when there is nothing else.
 TextSpan trimmed(std::string_view text, size_t begin, size_t end) {
-  while (begin < end && is_space(text[begin])) ++begin;
-  while (end > begin && is_space(text[end - 1])) --end;
+  while (begin < end && is_ascii_white_space(text[begin])) ++begin;
+  while (end > begin && is_ascii_white_space(text[end - 1])) --end;
   return {begin, end};
 }
 
@@ -131,7 +127,8 @@ namespace {
 // part), or npos.
 size_t clause_end(std::string_view text, size_t i) {
   const char c = text[i];
-  if ((c == ';' || c == ':' || c == ',') && i + 1 < text.size() && is_space(text[i + 1])) {
+  if ((c == ';' || c == ':' || c == ',') && i + 1 < text.size() &&
+      is_ascii_white_space(text[i + 1])) {
     return i + 1;
   }
   if (c == ' ') {
@@ -161,7 +158,7 @@ size_t middle_boundary(std::string_view text, TextSpan span, Boundary boundary) 
 }
 
 size_t space_at(std::string_view text, size_t i) {
-  return is_space(text[i]) ? i : std::string_view::npos;
+  return is_ascii_white_space(text[i]) ? i : std::string_view::npos;
 }
 
 void split_into(std::string_view text, TextSpan span,
@@ -200,7 +197,7 @@ std::vector<Segment> segment_text(SentenceSplitter& splitter, std::string_view t
 
 bool opens_sentence(std::string_view text, size_t begin) {
   size_t end = begin;
-  while (end > 0 && is_space(text[end - 1])) --end;
+  while (end > 0 && is_ascii_white_space(text[end - 1])) --end;
   if (end == 0) return true;
   const CodePoint cp = decode_utf8_before(text, end);
   if (!cp.valid) return false;

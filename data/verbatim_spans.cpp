@@ -12,10 +12,6 @@ namespace atento::data {
 
 namespace {
 
-bool is_white_space_byte(char c) {
-  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
-}
-
 bool is_ascii_alpha(char c) { return std::isalpha(static_cast<unsigned char>(c)) != 0; }
 bool is_ascii_alnum(char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; }
 
@@ -223,18 +219,18 @@ StrippedText strip_verbatim(std::string_view text) {
     out.text.append(text, from, span.begin - from);
     KeptSpan kept;
     kept.text = std::string(text.substr(span.begin, span.size()));
-    kept.space_before = span.begin > 0 && is_white_space_byte(text[span.begin - 1]);
-    kept.space_after = span.end < text.size() && is_white_space_byte(text[span.end]);
+    kept.space_before = span.begin > 0 && is_ascii_white_space(text[span.begin - 1]);
+    kept.space_after = span.end < text.size() && is_ascii_white_space(text[span.end]);
     from = span.end;
     const bool at_end = span.end == text.size();
     const bool before_punctuation =
         !at_end && !kept.space_after &&
         !has_words(text.substr(span.end, decode_utf8(text, span.end).length));
-    if (!out.text.empty() && is_white_space_byte(out.text.back()) &&
+    if (!out.text.empty() && is_ascii_white_space(out.text.back()) &&
         (at_end || kept.space_after || before_punctuation)) {
       out.text.pop_back();  // "for URL here" → "for here", "song 😀." → "song."
     } else if (out.text.empty()) {
-      while (from < text.size() && is_white_space_byte(text[from])) ++from;  // "😀 Hello" → "Hello"
+      while (from < text.size() && is_ascii_white_space(text[from])) ++from;  // "😀 Hello" → "Hello"
     }
     if (before_punctuation) {
       kept.mark_after = std::string(text.substr(span.end, decode_utf8(text, span.end).length));
