@@ -30,6 +30,10 @@ target_precompile_headers(atento_weights_diff REUSE_FROM atento_pch)
 add_executable(atento_make_noisy tests/tools/make_noisy.cpp)
 target_link_libraries(atento_make_noisy PRIVATE atento_data)
 
+# A benchmark tool: the one-pass attention of a decoding step against the ATen form (results.md).
+add_executable(atento_bench_attention_step tests/tools/bench_attention_step.cpp)
+target_link_libraries(atento_bench_attention_step PRIVATE atento_model)
+
 # End-to-end tests of the programs on the sample corpus.
 file(GLOB e2e_scripts CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/tests/e2e/e2e_*.sh)
 foreach(script ${e2e_scripts})

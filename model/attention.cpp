@@ -8,6 +8,7 @@
 #include <limits>
 
 #include "model/projection.h"
+#include "model/single_query_attention.h"
 
 namespace atento::model {
 namespace {
@@ -21,8 +22,10 @@ c10::Scalar lowest_value(c10::ScalarType dtype) {
   return lowest;
 }
 
-AttentionResult attention(const torch::Tensor& q, const torch::Tensor& k, const torch::Tensor& v,
-                          const torch::Tensor& keep) {
+}  // namespace
+
+AttentionResult tensor_attention(const torch::Tensor& q, const torch::Tensor& k,
+                                 const torch::Tensor& v, const torch::Tensor& keep) {
   TORCH_CHECK(q.dim() >= 2 && q.dim() == k.dim() && k.dim() == v.dim(),
               "dot_product_attention: q, k, v need the same rank >= 2, got ", q.sizes(), ", ",
               k.sizes(), ", ", v.sizes());
@@ -31,9 +34,9 @@ AttentionResult attention(const torch::Tensor& q, const torch::Tensor& k, const 
   TORCH_CHECK(k.size(-2) == v.size(-2), "dot_product_attention: ", k.size(-2), " keys but ",
               v.size(-2), " values");
   const double scale = 1.0 / std::sqrt(static_cast<double>(q.size(-1)));
-  // With a single query (a cached decoding step) each (batch, head) pair is a matrix-vector
-  // product: bmm would loop over B·H tiny products, whereas multiply-and-sum is a few passes
-  // over the keys and values (several times faster on CPU, same result).
+  // With a single query elsewhere (on a GPU, in bf16, with gradients) each (batch, head) pair
+  // is a matrix-vector product: bmm would loop over B·H tiny products, whereas multiply-and-sum
+  // is a few passes over the keys and values (several times faster on CPU, same result).
   const bool single_query = q.size(-2) == 1;
   // Scaling the scores (T·S values) is cheaper than scaling q (T·Dh) whenever S < Dh, and the
   // scores are a fresh tensor, so the in-place ops below are safe for autograd.
@@ -60,6 +63,16 @@ AttentionResult attention(const torch::Tensor& q, const torch::Tensor& k, const 
                     // [..., T, S] @ [..., S, Dv] → [..., T, Dv]
                     : torch::matmul(weights, v);
   return {output, weights};
+}
+
+namespace {
+
+AttentionResult attention(const torch::Tensor& q, const torch::Tensor& k, const torch::Tensor& v,
+                          const torch::Tensor& keep) {
+  if (single_query_attention_applies(q, k, v, keep)) {  // a cached decoding step on the CPU
+    return single_query_attention(q, k, v, keep);
+  }
+  return tensor_attention(q, k, v, keep);
 }
 
 }  // namespace

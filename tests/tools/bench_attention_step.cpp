@@ -1,0 +1,67 @@
+// Benchmark tool: the attention of a cached decoding step, the one-pass CPU loop
+// (model/single_query_attention.h) against the ATen form it replaced there (tensor_attention),
+// on one thread, at the shapes of configs/base.json (4 heads of 64) for a few batch sizes and key
+// counts, half the rows padded at random. Prints microseconds a call and the median of the
+// per-round ratios (rounds alternate the two, so a shared machine's drift cancels); asserts
+// nothing. Usage: atento_bench_attention_step [ROUNDS]
+#include <torch/torch.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+
+#include "model/attention.h"
+#include "model/single_query_attention.h"
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+template <typename F>
+double seconds(int calls, F&& f) {
+  const auto start = Clock::now();
+  for (int i = 0; i < calls; ++i) f();
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+void bench(int64_t batch, int64_t keys, int rounds) {
+  using namespace atento::model;
+  const int64_t heads = 4, dh = 64, calls = 200;
+  auto q = torch::randn({batch, heads, 1, dh});                     // [B,H,1,Dh]
+  auto k = torch::randn({batch, keys, heads, dh}).transpose(1, 2);  // [B,H,S,Dh] as split_heads
+  auto v = torch::randn({batch, keys, heads, dh}).transpose(1, 2);
+  auto lengths = torch::randint(keys / 2, keys + 1, {batch});
+  auto keep = torch::arange(keys).unsqueeze(0).lt(lengths.unsqueeze(1));  // [B,S]
+  keep = keep.view({batch, 1, 1, keys});                                  // [B,1,1,S]
+  std::vector<double> ratios;
+  double tensor_total = 0, loop_total = 0;
+  for (int round = 0; round < rounds; ++round) {
+    const double a = seconds(calls, [&] { tensor_attention(q, k, v, keep); });
+    const double b = seconds(calls, [&] { single_query_attention(q, k, v, keep); });
+    tensor_total += a;
+    loop_total += b;
+    ratios.push_back(a / b);
+  }
+  std::sort(ratios.begin(), ratios.end());
+  const double per_call = 1e6 / (static_cast<double>(rounds) * calls);
+  std::printf("B=%3lld S=%2lld  ATen form %7.1f us  one pass %7.1f us  median ratio %.2fx\n",
+              static_cast<long long>(batch), static_cast<long long>(keys), tensor_total * per_call,
+              loop_total * per_call, ratios[ratios.size() / 2]);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const int rounds = argc > 1 ? std::max(1, std::atoi(argv[1])) : 41;
+  at::set_num_threads(1);
+  torch::NoGradGuard no_grad;
+  torch::manual_seed(7);
+  std::printf("attention of one decoding step, H=4, Dh=64, 1 thread, %d rounds of 200 calls\n",
+              rounds);
+  for (int64_t batch : {8, 32, 128}) {
+    for (int64_t keys : {12, 24, 48}) bench(batch, keys, rounds);
+  }
+  return 0;
+}
