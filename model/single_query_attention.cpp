@@ -2,6 +2,7 @@
 
 #include <ATen/ExpandUtils.h>
 #include <ATen/Parallel.h>
+#include <c10/util/BFloat16.h>
 #include <torch/csrc/autograd/grad_mode.h>
 
 #include <algorithm>
@@ -18,11 +19,12 @@
 namespace atento::model {
 namespace {
 
-/// One fp32 operand read in place: row s of pair (b, h) starts at data + b·sb + h·sh + s·ss.
+/// One operand read in place: row s of pair (b, h) starts at data + b·sb + h·sh + s·ss.
+template <typename T>
 struct StridedRows {
-  const float* data;
+  const T* data;
   int64_t sb, sh, ss;
-  const float* at(int64_t b, int64_t h, int64_t s) const { return data + b * sb + h * sh + s * ss; }
+  const T* at(int64_t b, int64_t h, int64_t s) const { return data + b * sb + h * sh + s * ss; }
 };
 
 /// The keep mask expanded to [B,H,1,S] (stride 0 along broadcast axes); null data = keep all.
@@ -34,36 +36,50 @@ struct StridedKeep {
   }
 };
 
-/// The two loops of a pair: its scores q·k_s over S keys, and its output Σ_s w_s · v_s over S
-/// values (row s of keys or values at `rows + s · stride`).
+/// The two loops of a pair over keys and values of element type T (float or bfloat16): its
+/// scores q·k_s over S keys, and its output Σ_s w_s · v_s over S values (row s at
+/// `rows + s · stride`). Arithmetic in fp32.
+template <typename T>
 struct PairLoops {
-  void (*scores)(const float* q, const float* keys, int64_t stride, int64_t count, int64_t dh,
+  void (*scores)(const float* q, const T* keys, int64_t stride, int64_t count, int64_t dh,
                  float* out);
-  void (*weighted_sum)(const float* w, const float* values, int64_t stride, int64_t count,
-                       int64_t dv, float* out);
+  void (*weighted_sum)(const float* w, const T* values, int64_t stride, int64_t count, int64_t dv,
+                       float* out);
 };
 
-void single_query_scores(const float* q, const float* keys, int64_t stride, int64_t count,
-                         int64_t dh, float* out) {
+template <typename T>
+void single_query_scores(const float* q, const T* keys, int64_t stride, int64_t count, int64_t dh,
+                         float* out) {
   for (int64_t s = 0; s < count; ++s) {
-    const float* k = keys + s * stride;
+    const T* k = keys + s * stride;
     float sum = 0.0f;
-    for (int64_t i = 0; i < dh; ++i) sum += q[i] * k[i];
+    for (int64_t i = 0; i < dh; ++i) sum += q[i] * static_cast<float>(k[i]);
     out[s] = sum;
   }
 }
 
-void single_query_weighted_sum(const float* w, const float* values, int64_t stride, int64_t count,
+template <typename T>
+void single_query_weighted_sum(const float* w, const T* values, int64_t stride, int64_t count,
                                int64_t dv, float* out) {
   std::fill(out, out + dv, 0.0f);
   for (int64_t s = 0; s < count; ++s) {
     if (w[s] == 0.0f) continue;
-    const float* v = values + s * stride;
-    for (int64_t i = 0; i < dv; ++i) out[i] += w[s] * v[i];
+    const T* v = values + s * stride;
+    for (int64_t i = 0; i < dv; ++i) out[i] += w[s] * static_cast<float>(v[i]);
   }
 }
 
 #ifdef ATENTO_SINGLE_QUERY_AVX2
+ATENTO_SINGLE_QUERY_AVX2_TARGET inline __m256 single_query_load(const float* p) {
+  return _mm256_loadu_ps(p);
+}
+
+// Eight bfloat16 values widened to fp32 (a bfloat16 is the upper half of an fp32).
+ATENTO_SINGLE_QUERY_AVX2_TARGET inline __m256 single_query_load(const c10::BFloat16* p) {
+  const __m128i bits = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+  return _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_cvtepu16_epi32(bits), 16));
+}
+
 ATENTO_SINGLE_QUERY_AVX2_TARGET float single_query_sum_avx2(__m256 x) {
   __m128 half = _mm_add_ps(_mm256_castps256_ps128(x), _mm256_extractf128_ps(x, 1));
   half = _mm_add_ps(half, _mm_movehl_ps(half, half));
@@ -71,29 +87,30 @@ ATENTO_SINGLE_QUERY_AVX2_TARGET float single_query_sum_avx2(__m256 x) {
   return _mm_cvtss_f32(half);
 }
 
-ATENTO_SINGLE_QUERY_AVX2_TARGET void single_query_scores_avx2(const float* q, const float* keys,
+template <typename T>
+ATENTO_SINGLE_QUERY_AVX2_TARGET void single_query_scores_avx2(const float* q, const T* keys,
                                                               int64_t stride, int64_t count,
                                                               int64_t dh, float* out) {
   for (int64_t s = 0; s < count; ++s) {
-    const float* k = keys + s * stride;
+    const T* k = keys + s * stride;
     __m256 even = _mm256_setzero_ps(), odd = _mm256_setzero_ps();
     int64_t i = 0;
     for (; i + 16 <= dh; i += 16) {
-      even = _mm256_fmadd_ps(_mm256_loadu_ps(q + i), _mm256_loadu_ps(k + i), even);
-      odd = _mm256_fmadd_ps(_mm256_loadu_ps(q + i + 8), _mm256_loadu_ps(k + i + 8), odd);
+      even = _mm256_fmadd_ps(_mm256_loadu_ps(q + i), single_query_load(k + i), even);
+      odd = _mm256_fmadd_ps(_mm256_loadu_ps(q + i + 8), single_query_load(k + i + 8), odd);
     }
     for (; i + 8 <= dh; i += 8) {
-      even = _mm256_fmadd_ps(_mm256_loadu_ps(q + i), _mm256_loadu_ps(k + i), even);
+      even = _mm256_fmadd_ps(_mm256_loadu_ps(q + i), single_query_load(k + i), even);
     }
     float sum = single_query_sum_avx2(_mm256_add_ps(even, odd));
-    for (; i < dh; ++i) sum += q[i] * k[i];
+    for (; i < dh; ++i) sum += q[i] * static_cast<float>(k[i]);
     out[s] = sum;
   }
 }
 
 // 32 output columns at a time in four registers, summed over every value row, stored once.
-ATENTO_SINGLE_QUERY_AVX2_TARGET void single_query_weighted_sum_avx2(const float* w,
-                                                                    const float* values,
+template <typename T>
+ATENTO_SINGLE_QUERY_AVX2_TARGET void single_query_weighted_sum_avx2(const float* w, const T* values,
                                                                     int64_t stride, int64_t count,
                                                                     int64_t dv, float* out) {
   int64_t i = 0;
@@ -102,11 +119,11 @@ ATENTO_SINGLE_QUERY_AVX2_TARGET void single_query_weighted_sum_avx2(const float*
     for (int64_t s = 0; s < count; ++s) {
       if (w[s] == 0.0f) continue;
       const __m256 weight = _mm256_set1_ps(w[s]);
-      const float* v = values + s * stride + i;
-      a0 = _mm256_fmadd_ps(weight, _mm256_loadu_ps(v), a0);
-      a1 = _mm256_fmadd_ps(weight, _mm256_loadu_ps(v + 8), a1);
-      a2 = _mm256_fmadd_ps(weight, _mm256_loadu_ps(v + 16), a2);
-      a3 = _mm256_fmadd_ps(weight, _mm256_loadu_ps(v + 24), a3);
+      const T* v = values + s * stride + i;
+      a0 = _mm256_fmadd_ps(weight, single_query_load(v), a0);
+      a1 = _mm256_fmadd_ps(weight, single_query_load(v + 8), a1);
+      a2 = _mm256_fmadd_ps(weight, single_query_load(v + 16), a2);
+      a3 = _mm256_fmadd_ps(weight, single_query_load(v + 24), a3);
     }
     _mm256_storeu_ps(out + i, a0);
     _mm256_storeu_ps(out + i + 8, a1);
@@ -117,18 +134,21 @@ ATENTO_SINGLE_QUERY_AVX2_TARGET void single_query_weighted_sum_avx2(const float*
 }
 #endif
 
-PairLoops pair_loops() {
+template <typename T>
+PairLoops<T> pair_loops() {
 #ifdef ATENTO_SINGLE_QUERY_AVX2
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) {
-    return {single_query_scores_avx2, single_query_weighted_sum_avx2};
+    return {single_query_scores_avx2<T>, single_query_weighted_sum_avx2<T>};
   }
 #endif
-  return {single_query_scores, single_query_weighted_sum};
+  return {single_query_scores<T>, single_query_weighted_sum<T>};
 }
 
+template <typename T>
 struct PairOperands {
-  StridedRows q, k, v;
+  StridedRows<float> q;  ///< the query in fp32
+  StridedRows<T> k, v;
   StridedKeep keep;
   int64_t keys, dh, dv;
   float scale;
@@ -139,7 +159,9 @@ constexpr float kMasked = -std::numeric_limits<float>::infinity();  // exp → e
 /// Pair (b, h)'s scaled scores into `w`, kMasked for masked keys; returns the largest. Only runs
 /// of kept keys are scored: the padding of a short source and the cache columns before a row
 /// that joined a running batch late cost nothing.
-float pair_scores(const PairOperands& o, const PairLoops& loops, int64_t b, int64_t h, float* w) {
+template <typename T>
+float pair_scores(const PairOperands<T>& o, const PairLoops<T>& loops, int64_t b, int64_t h,
+                  float* w) {
   for (int64_t begin = 0; begin < o.keys;) {
     int64_t end = begin;
     while (end < o.keys && o.keep.at(b, h, end)) ++end;
@@ -151,15 +173,16 @@ float pair_scores(const PairOperands& o, const PairLoops& loops, int64_t b, int6
   }
   float top = kMasked;
   for (int64_t s = 0; s < o.keys; ++s) {
-    if (w[s] != kMasked) w[s] *= o.scale;
+    w[s] *= o.scale;  // kMasked stays kMasked
     top = std::max(top, w[s]);
   }
   return top;
 }
 
 /// Pair (b, h): its S weights into `w`, its Dv outputs into `out`.
-void attend_pair(const PairOperands& o, const PairLoops& loops, int64_t b, int64_t h, float* w,
-                 float* out) {
+template <typename T>
+void attend_pair(const PairOperands<T>& o, const PairLoops<T>& loops, int64_t b, int64_t h,
+                 float* w, float* out) {
   const float top = pair_scores(o, loops, b, h, w);
   if (top == kMasked) {  // no kept key: zero weights, zero output
     std::fill(w, w + o.keys, 0.0f);
@@ -176,12 +199,39 @@ void attend_pair(const PairOperands& o, const PairLoops& loops, int64_t b, int64
   loops.weighted_sum(w, o.v.at(b, h, 0), o.v.ss, o.keys, o.dv, out);
 }
 
-StridedRows strided_rows(const torch::Tensor& x) {
-  return {x.data_ptr<float>(), x.stride(0), x.stride(1), x.stride(2)};
+template <typename T>
+StridedRows<T> strided_rows(const torch::Tensor& x) {
+  return {x.data_ptr<T>(), x.stride(0), x.stride(1), x.stride(2)};
 }
 
-bool fp32_cpu_rank4(const torch::Tensor& x) {
-  return x.defined() && x.dim() == 4 && x.device().is_cpu() && x.scalar_type() == torch::kFloat &&
+/// Every pair of q [B,H,1,Dh] (fp32), k, v (T) into the fp32 `output` [B,H,1,Dv] and
+/// `weights` [B,H,1,S].
+template <typename T>
+void attend_pairs(const torch::Tensor& q, const torch::Tensor& k, const torch::Tensor& v,
+                  StridedKeep keep, torch::Tensor& output, torch::Tensor& weights) {
+  const int64_t heads = q.size(1), keys = k.size(2);
+  PairOperands<T> o{strided_rows<float>(q),
+                    strided_rows<T>(k),
+                    strided_rows<T>(v),
+                    keep,
+                    keys,
+                    q.size(3),
+                    v.size(3),
+                    1.0f};
+  o.scale = static_cast<float>(1.0 / std::sqrt(static_cast<double>(o.dh)));
+  float* out = output.data_ptr<float>();
+  float* w = weights.data_ptr<float>();
+  const PairLoops<T> loops = pair_loops<T>();
+  const int64_t grain = std::max<int64_t>(1, 32768 / (keys * (o.dh + o.dv)));
+  at::parallel_for(0, q.size(0) * heads, grain, [&](int64_t begin, int64_t end) {
+    for (int64_t pair = begin; pair < end; ++pair) {
+      attend_pair(o, loops, pair / heads, pair % heads, w + pair * keys, out + pair * o.dv);
+    }
+  });
+}
+
+bool rank4_cpu(const torch::Tensor& x, c10::ScalarType dtype) {
+  return x.defined() && x.dim() == 4 && x.device().is_cpu() && x.scalar_type() == dtype &&
          (x.stride(3) == 1 || x.size(3) == 1);
 }
 
@@ -189,7 +239,10 @@ bool fp32_cpu_rank4(const torch::Tensor& x) {
 
 bool single_query_attention_applies(const torch::Tensor& q, const torch::Tensor& k,
                                     const torch::Tensor& v, const torch::Tensor& keep) {
-  if (!fp32_cpu_rank4(q) || !fp32_cpu_rank4(k) || !fp32_cpu_rank4(v)) return false;
+  if (!q.defined()) return false;
+  const auto dtype = q.scalar_type();
+  if (dtype != torch::kFloat && dtype != torch::kBFloat16) return false;
+  if (!rank4_cpu(q, dtype) || !rank4_cpu(k, dtype) || !rank4_cpu(v, dtype)) return false;
   if (torch::GradMode::is_enabled() &&
       (q.requires_grad() || k.requires_grad() || v.requires_grad())) {
     return false;
@@ -207,32 +260,22 @@ AttentionResult single_query_attention(const torch::Tensor& q, const torch::Tens
   TORCH_CHECK(single_query_attention_applies(q, k, v, keep),
               "single_query_attention: unsupported operands q ", q.sizes(), ", k ", k.sizes(),
               ", v ", v.sizes());
-  const int64_t pairs_b = q.size(0), heads = q.size(1), keys = k.size(2);
-  PairOperands o{strided_rows(q),
-                 strided_rows(k),
-                 strided_rows(v),
-                 {nullptr, 0, 0, 0},
-                 keys,
-                 q.size(3),
-                 v.size(3),
-                 0.0f};
-  o.scale = static_cast<float>(1.0 / std::sqrt(static_cast<double>(o.dh)));
+  const int64_t batch = q.size(0), heads = q.size(1), keys = k.size(2);
+  StridedKeep kept_rows{nullptr, 0, 0, 0};
   torch::Tensor kept;  // [B,H,1,S], a view with stride 0 along broadcast axes
   if (keep.defined()) {
-    kept = keep.expand({pairs_b, heads, 1, keys});
-    o.keep = {kept.data_ptr<bool>(), kept.stride(0), kept.stride(1), kept.stride(3)};
+    kept = keep.expand({batch, heads, 1, keys});
+    kept_rows = {kept.data_ptr<bool>(), kept.stride(0), kept.stride(1), kept.stride(3)};
   }
-  auto output = torch::empty({pairs_b, heads, 1, o.dv}, q.options());   // [B,H,1,Dv]
-  auto weights = torch::empty({pairs_b, heads, 1, keys}, q.options());  // [B,H,1,S]
-  float* out = output.data_ptr<float>();
-  float* w = weights.data_ptr<float>();
-  const PairLoops loops = pair_loops();
-  const int64_t grain = std::max<int64_t>(1, 32768 / (keys * (o.dh + o.dv)));
-  at::parallel_for(0, pairs_b * heads, grain, [&](int64_t begin, int64_t end) {
-    for (int64_t pair = begin; pair < end; ++pair) {
-      attend_pair(o, loops, pair / heads, pair % heads, w + pair * keys, out + pair * o.dv);
-    }
-  });
+  const auto fp32 = q.options().dtype(torch::kFloat);
+  auto output = torch::empty({batch, heads, 1, v.size(3)}, fp32);  // [B,H,1,Dv]
+  auto weights = torch::empty({batch, heads, 1, keys}, fp32);      // [B,H,1,S]
+  if (q.scalar_type() == torch::kBFloat16) {
+    // The query is small ([B,H,1,Dh]); keys and values are read as they are.
+    attend_pairs<c10::BFloat16>(q.to(torch::kFloat), k, v, kept_rows, output, weights);
+    return {output.to(torch::kBFloat16), weights.to(torch::kBFloat16)};
+  }
+  attend_pairs<float>(q, k, v, kept_rows, output, weights);
   return {output, weights};
 }
 

@@ -3,13 +3,14 @@
 // on one thread, at the shapes of configs/base.json (4 heads of 64) for a few batch sizes and key
 // counts, half the rows padded at random. Prints microseconds a call and the median of the
 // per-round ratios (rounds alternate the two, so a shared machine's drift cancels); asserts
-// nothing. Usage: atento_bench_attention_step [ROUNDS]
+// nothing. Usage: atento_bench_attention_step [ROUNDS [fp32|bf16]]
 #include <torch/torch.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <vector>
 
 #include "model/attention.h"
@@ -26,12 +27,14 @@ double seconds(int calls, F&& f) {
   return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
-void bench(int64_t batch, int64_t keys, int rounds) {
+void bench(int64_t batch, int64_t keys, int rounds, c10::ScalarType dtype) {
   using namespace atento::model;
   const int64_t heads = 4, dh = 64, calls = 200;
-  auto q = torch::randn({batch, heads, 1, dh});                     // [B,H,1,Dh]
-  auto k = torch::randn({batch, keys, heads, dh}).transpose(1, 2);  // [B,H,S,Dh] as split_heads
-  auto v = torch::randn({batch, keys, heads, dh}).transpose(1, 2);
+  const auto options = torch::TensorOptions().dtype(dtype);
+  auto q = torch::randn({batch, heads, 1, dh}, options);  // [B,H,1,Dh]
+  // [B,S,H,Dh] → [B,H,S,Dh], as split_heads leaves keys and values
+  auto k = torch::randn({batch, keys, heads, dh}, options).transpose(1, 2);
+  auto v = torch::randn({batch, keys, heads, dh}, options).transpose(1, 2);
   auto lengths = torch::randint(keys / 2, keys + 1, {batch});
   auto keep = torch::arange(keys).unsqueeze(0).lt(lengths.unsqueeze(1));  // [B,S]
   keep = keep.view({batch, 1, 1, keys});                                  // [B,1,1,S]
@@ -55,13 +58,16 @@ void bench(int64_t batch, int64_t keys, int rounds) {
 
 int main(int argc, char** argv) {
   const int rounds = argc > 1 ? std::max(1, std::atoi(argv[1])) : 41;
+  const bool bf16 = argc > 2 && std::strcmp(argv[2], "bf16") == 0;
   at::set_num_threads(1);
   torch::NoGradGuard no_grad;
   torch::manual_seed(7);
-  std::printf("attention of one decoding step, H=4, Dh=64, 1 thread, %d rounds of 200 calls\n",
-              rounds);
+  std::printf("attention of one decoding step, %s, H=4, Dh=64, 1 thread, %d rounds of 200 calls\n",
+              bf16 ? "bf16" : "fp32", rounds);
   for (int64_t batch : {8, 32, 128}) {
-    for (int64_t keys : {12, 24, 48}) bench(batch, keys, rounds);
+    for (int64_t keys : {12, 24, 48}) {
+      bench(batch, keys, rounds, bf16 ? torch::kBFloat16 : torch::kFloat);
+    }
   }
   return 0;
 }

@@ -64,6 +64,25 @@ TEST(ModelSingleQueryAttention, OddWidthsAndStridedHeads) {
   expect_close(single_query_attention(q, k, v, row_keep), reference(q, k, v, row_keep));
 }
 
+TEST(ModelSingleQueryAttention, ReadsBfloat16KeysAndValuesAsTheyAre) {
+  torch::manual_seed(8);
+  const int64_t B = 4, H = 2, S = 9, Dh = 64, Dv = 37;
+  auto q = torch::randn({B, H, 1, Dh}).to(torch::kBFloat16);
+  auto k = torch::randn({B, S, H, Dh}).to(torch::kBFloat16).transpose(1, 2);
+  auto v = torch::randn({B, S, H, Dv}).to(torch::kBFloat16).transpose(1, 2);
+  auto keep = torch::rand({B, 1, 1, S}).gt(0.3);
+  keep.select(3, 0).fill_(true);
+  ASSERT_TRUE(single_query_attention_applies(q, k, v, keep));
+  auto got = single_query_attention(q, k, v, keep);
+  EXPECT_EQ(got.output.scalar_type(), torch::kBFloat16);
+  EXPECT_EQ(got.weights.scalar_type(), torch::kBFloat16);
+  // The same bfloat16 values in double precision; the result is rounded to bfloat16 once.
+  auto want = reference(q, k, v, keep);
+  EXPECT_TRUE(torch::allclose(got.output.to(torch::kDouble), want.output, 1e-2, 1e-2));
+  EXPECT_TRUE(torch::allclose(got.weights.to(torch::kDouble), want.weights, 1e-2, 1e-3));
+  EXPECT_FALSE(single_query_attention_applies(q, k.to(torch::kFloat), v, keep));  // mixed
+}
+
 TEST(ModelSingleQueryAttention, MaskedKeysGetZeroAndAPairWithNoKeyAZeroRow) {
   torch::manual_seed(5);
   auto q = torch::randn({2, 1, 1, 8}), k = torch::randn({2, 1, 3, 8}) * 50;
@@ -96,7 +115,8 @@ TEST(ModelSingleQueryAttention, LeavesOtherOperandsToTheTensorForm) {
   EXPECT_TRUE(single_query_attention_applies(q, k, v, torch::Tensor()));
   EXPECT_FALSE(single_query_attention_applies(torch::randn({2, 2, 3, 8}), k, v, {}));  // T = 3
   EXPECT_FALSE(single_query_attention_applies(q.to(torch::kDouble), k, v, {}));
-  EXPECT_FALSE(single_query_attention_applies(q.to(torch::kBFloat16), k, v, {}));
+  EXPECT_FALSE(single_query_attention_applies(q.to(torch::kHalf), k.to(torch::kHalf),
+                                              v.to(torch::kHalf), {}));
   EXPECT_FALSE(single_query_attention_applies(q[0], k[0], v[0], {}));  // rank 3
   EXPECT_FALSE(single_query_attention_applies(q, k, v, torch::ones({2, 2, 1, 4}, torch::kBool)));
   EXPECT_FALSE(single_query_attention_applies(q, k, v, torch::ones({2, 2, 1, 5})));  // not bool
