@@ -34,9 +34,10 @@ AttentionResult tensor_attention(const torch::Tensor& q, const torch::Tensor& k,
   TORCH_CHECK(k.size(-2) == v.size(-2), "dot_product_attention: ", k.size(-2), " keys but ",
               v.size(-2), " values");
   const double scale = 1.0 / std::sqrt(static_cast<double>(q.size(-1)));
-  // With a single query elsewhere (on a GPU, in bf16, with gradients) each (batch, head) pair
-  // is a matrix-vector product: bmm would loop over B·H tiny products, whereas multiply-and-sum
-  // is a few passes over the keys and values (several times faster on CPU, same result).
+  // With a single query elsewhere (on a GPU, with gradients, in fp16 or mixed dtypes) each
+  // (batch, head) pair is a matrix-vector product: bmm would loop over B·H tiny products, whereas
+  // multiply-and-sum is a few passes over the keys and values (several times faster on CPU, same
+  // result).
   const bool single_query = q.size(-2) == 1;
   // Scaling the scores (T·S values) is cheaper than scaling q (T·Dh) whenever S < Dh, and the
   // scores are a fresh tensor, so the in-place ops below are safe for autograd.
