@@ -6,6 +6,7 @@
 
 #include "model/block.h"
 #include "model/eval_mode.h"
+#include "model/greedy_choice.h"
 
 namespace atento::model {
 namespace {
@@ -172,10 +173,9 @@ std::vector<std::pair<uint64_t, Hypothesis>> GreedyStream::step() {
   auto hidden = model_->decoder->step_at(caches_, tokens, positions, self_keep,
                                          key_keep(src_keep_));  // [B,D]
   ++column_;
-  auto logp = torch::log_softmax(model_->project(hidden), -1, torch::kFloat);  // [B,V]
-  auto [best, best_token] = logp.index_fill_(1, forbidden_, kNegInf).max(-1);  // [B] each
-  best = best.to(torch::kCPU).contiguous();
-  best_token = best_token.to(torch::kCPU).contiguous();
+  auto choice = greedy_choice(model_->project(hidden), forbidden_);  // [B,V] → [B] each
+  const auto best = choice.log_prob.to(torch::kCPU).contiguous();
+  const auto best_token = choice.token.to(torch::kCPU).contiguous();
   const auto* value = best.data_ptr<float>();
   const auto* token = best_token.data_ptr<int64_t>();
   for (size_t b = 0; b < rows_.size(); ++b) {

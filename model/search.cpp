@@ -8,6 +8,7 @@
 
 #include "model/attention.h"
 #include "model/eval_mode.h"
+#include "model/greedy_choice.h"
 
 namespace atento::model {
 namespace {
@@ -146,10 +147,10 @@ void keep_greedy_rows(SearchRows& rows, const std::vector<int64_t>& keep) {
 void greedy_step(Seq2Seq& model, SearchRows& rows, const SearchPlan& plan,
                  const SearchOptions& options, int64_t step,
                  std::vector<std::vector<Hypothesis>>& results) {
-  auto [best, best_token] = next_log_probs(model, rows.state, rows.last, plan).max(-1);  // [R]
-  rows.scores += best;
-  rows.last = best_token;
-  const auto tokens = to_vector(best_token);
+  auto choice = greedy_choice(model->decode_step(rows.state, rows.last), plan.forbidden);  // [R]
+  rows.scores += choice.log_prob;
+  rows.last = choice.token;
+  const auto tokens = to_vector(choice.token);
   const auto totals = to_float_vector(rows.scores);
   const auto attention = options.record_attention ? step_attention(rows.state) : torch::Tensor();
   std::vector<int64_t> keep;

@@ -6,6 +6,7 @@
 
 #include "model/block.h"
 #include "model/eval_mode.h"
+#include "model/greedy_choice.h"
 
 namespace atento::model {
 namespace {
@@ -107,9 +108,7 @@ void static_greedy_step(Seq2Seq& model, StaticGreedy& state) {
   const auto self_keep = state.columns.le(state.step).view({1, 1, 1, state.capacity()});
   const auto hidden = model->decoder->step_static(state.layers, state.last, state.step, self_keep,
                                                   state.cross_keep);               // [R,D]
-  auto log_probs = torch::log_softmax(model->project(hidden), -1, torch::kFloat);  // [R,V]
-  log_probs.index_fill_(1, state.forbidden, kNegInf);
-  auto [best, token] = log_probs.max(-1);  // [R] each
+  auto [best, token] = greedy_choice(model->project(hidden), state.forbidden);  // [R,V] → [R] each
   const auto live = state.done.logical_not();
   state.scores.add_(torch::where(live, best, torch::zeros_like(best)));
   state.generated.add_(live.to(torch::kLong));

@@ -7,29 +7,19 @@
 #include <torch/torch.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <vector>
 
 #include "model/attention.h"
 #include "model/single_query_attention.h"
+#include "tests/tools/paired_timing.h"
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
-template <typename F>
-double seconds(int calls, F&& f) {
-  const auto start = Clock::now();
-  for (int i = 0; i < calls; ++i) f();
-  return std::chrono::duration<double>(Clock::now() - start).count();
-}
-
 void bench(int64_t batch, int64_t keys, int rounds, c10::ScalarType dtype) {
   using namespace atento::model;
-  const int64_t heads = 4, dh = 64, calls = 200;
+  const int64_t heads = 4, dh = 64;
   const auto options = torch::TensorOptions().dtype(dtype);
   auto q = torch::randn({batch, heads, 1, dh}, options);  // [B,H,1,Dh]
   // [B,S,H,Dh] → [B,H,S,Dh], as split_heads leaves keys and values
@@ -38,20 +28,12 @@ void bench(int64_t batch, int64_t keys, int rounds, c10::ScalarType dtype) {
   auto lengths = torch::randint(keys / 2, keys + 1, {batch});
   auto keep = torch::arange(keys).unsqueeze(0).lt(lengths.unsqueeze(1));  // [B,S]
   keep = keep.view({batch, 1, 1, keys});                                  // [B,1,1,S]
-  std::vector<double> ratios;
-  double tensor_total = 0, loop_total = 0;
-  for (int round = 0; round < rounds; ++round) {
-    const double a = seconds(calls, [&] { tensor_attention(q, k, v, keep); });
-    const double b = seconds(calls, [&] { single_query_attention(q, k, v, keep); });
-    tensor_total += a;
-    loop_total += b;
-    ratios.push_back(a / b);
-  }
-  std::sort(ratios.begin(), ratios.end());
-  const double per_call = 1e6 / (static_cast<double>(rounds) * calls);
+  const auto t = atento::tools::paired_timing(
+      rounds, 200, [&] { tensor_attention(q, k, v, keep); },
+      [&] { single_query_attention(q, k, v, keep); });
   std::printf("B=%3lld S=%2lld  ATen form %7.1f us  one pass %7.1f us  median ratio %.2fx\n",
-              static_cast<long long>(batch), static_cast<long long>(keys), tensor_total * per_call,
-              loop_total * per_call, ratios[ratios.size() / 2]);
+              static_cast<long long>(batch), static_cast<long long>(keys), t.first_us, t.second_us,
+              t.ratio);
 }
 
 }  // namespace
