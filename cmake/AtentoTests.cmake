@@ -33,8 +33,8 @@ target_link_libraries(atento_make_noisy PRIVATE atento_data)
 # A benchmark tool: the one-pass attention of a decoding step against the ATen form (results.md).
 add_executable(atento_bench_attention_step tests/tools/bench_attention_step.cpp)
 target_link_libraries(atento_bench_attention_step PRIVATE atento_model)
-add_executable(atento_bench_greedy_choice tests/tools/bench_greedy_choice.cpp)
-target_link_libraries(atento_bench_greedy_choice PRIVATE atento_model)
+add_executable(atento_bench_step_choice tests/tools/bench_step_choice.cpp)
+target_link_libraries(atento_bench_step_choice PRIVATE atento_model)
 
 # End-to-end tests of the programs on the sample corpus.
 file(GLOB e2e_scripts CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/tests/e2e/e2e_*.sh)

@@ -7,8 +7,10 @@
 #include <utility>
 
 #include "model/attention.h"
+#include "model/beam_candidates.h"
 #include "model/eval_mode.h"
 #include "model/greedy_choice.h"
+#include "model/tensor_values.h"
 
 namespace atento::model {
 namespace {
@@ -32,13 +34,6 @@ SearchPlan prepare(const Seq2Seq& model, const torch::Tensor& src, const SearchO
   }
   plan.forbidden = ids_on(forbidden_tokens(options), src.device());
   return plan;
-}
-
-// Next-token log-probabilities [R,V] in float, forbidden tokens at -inf.
-torch::Tensor next_log_probs(Seq2Seq& model, DecoderState& state, const torch::Tensor& last,
-                             const SearchPlan& plan) {
-  auto logp = torch::log_softmax(model->decode_step(state, last), -1, torch::kFloat);
-  return logp.index_fill_(1, plan.forbidden, kNegInf);
 }
 
 // Cross attention of the newest position per row, on the CPU: L × [R,H,S] → [R,L,H,S].
@@ -83,16 +78,6 @@ Hypothesis finish(const Partial& partial, float log_prob, int64_t generated, int
     }
   }
   return hypothesis;
-}
-
-std::vector<int64_t> to_vector(const torch::Tensor& t) {
-  const auto cpu = t.to(torch::kCPU, torch::kLong).contiguous();
-  return {cpu.data_ptr<int64_t>(), cpu.data_ptr<int64_t>() + cpu.numel()};
-}
-
-std::vector<float> to_float_vector(const torch::Tensor& t) {
-  const auto cpu = t.to(torch::kCPU, torch::kFloat).contiguous();
-  return {cpu.data_ptr<float>(), cpu.data_ptr<float>() + cpu.numel()};
 }
 
 // The rows being decoded, grouped by sentence: `width` rows per active sentence.
@@ -150,8 +135,8 @@ void greedy_step(Seq2Seq& model, SearchRows& rows, const SearchPlan& plan,
   auto choice = greedy_choice(model->decode_step(rows.state, rows.last), plan.forbidden);  // [R]
   rows.scores += choice.log_prob;
   rows.last = choice.token;
-  const auto tokens = to_vector(choice.token);
-  const auto totals = to_float_vector(rows.scores);
+  const auto tokens = long_values(choice.token);
+  const auto totals = float_values(rows.scores);
   const auto attention = options.record_attention ? step_attention(rows.state) : torch::Tensor();
   std::vector<int64_t> keep;
   for (size_t row = 0; row < rows.sentences.size(); ++row) {
@@ -174,24 +159,15 @@ void greedy_step(Seq2Seq& model, SearchRows& rows, const SearchPlan& plan,
 
 // The best 2K continuations of every active sentence, on the CPU.
 struct Candidates {
-  int64_t count = 0;             ///< candidates per sentence
-  std::vector<float> values;     ///< [n·count] summed log-probabilities, best first
-  std::vector<int64_t> indices;  ///< [n·count] parent beam · V + token
-  torch::Tensor attention;       ///< [R,L,H,S] when recorded
+  BeamCandidates best;      ///< [n·2K] summed log-probabilities and parent beam · V + token
+  torch::Tensor attention;  ///< [R,L,H,S] when recorded
 };
 
 Candidates top_candidates(Seq2Seq& model, SearchRows& rows, const SearchPlan& plan,
                           const SearchOptions& options) {
-  const int64_t n = static_cast<int64_t>(rows.sentences.size());
-  const int64_t vocab = model->options().tgt_vocab;
-  auto logp = next_log_probs(model, rows.state, rows.last, plan);  // [n·width, V]
-  // [n·width,1] + [n·width,V] → [n, width·V]: every continuation of every beam of a sentence
-  auto all = (rows.scores.unsqueeze(1) + logp).view({n, rows.width * vocab});
-  auto [top_scores, top_index] = all.topk(std::min(2 * options.beam, rows.width * vocab), 1);
-  Candidates candidates;  // [n,2K] each
-  candidates.count = top_scores.size(1);
-  candidates.values = to_float_vector(top_scores);
-  candidates.indices = to_vector(top_index);
+  Candidates candidates;
+  candidates.best = beam_candidates(model->decode_step(rows.state, rows.last), rows.scores,
+                                    plan.forbidden, rows.width, 2 * options.beam);
   if (options.record_attention) {
     candidates.attention = step_attention(rows.state);
   }
@@ -211,13 +187,14 @@ Chosen choose_beams(const SearchRows& rows, const Candidates& candidates, int64_
                     std::vector<Hypothesis>& finished) {
   const int64_t b = rows.sentences[i];
   Chosen chosen;
-  for (int64_t c = 0;
-       c < candidates.count && static_cast<int64_t>(chosen.tokens.size()) < options.beam; ++c) {
-    const float value = candidates.values[i * candidates.count + c];
+  const BeamCandidates& best = candidates.best;
+  for (int64_t c = 0; c < best.count && static_cast<int64_t>(chosen.tokens.size()) < options.beam;
+       ++c) {
+    const float value = best.values[i * best.count + c];
     if (value == kNegInf) {
       break;
     }
-    const int64_t flat = candidates.indices[i * candidates.count + c];
+    const int64_t flat = best.indices[i * best.count + c];
     const int64_t parent = i * rows.width + flat / vocab;
     const int64_t token = flat % vocab;
     if (token == options.eos_id && options.force_len == 0) {
