@@ -19,11 +19,10 @@ struct GreedyChoice {
 
 /// The choice of each row of `logits` [B,V] (float or bfloat16; computed in float) among the
 /// tokens not in `forbidden` (a 1-D long tensor of ids in [0,V), not all of them), normalising
-/// over all V.
-/// Equals log_softmax(logits).index_fill_(1, forbidden, -inf).max(-1) within float rounding
-/// of the log-probability; the token is the argmax of the logits themselves (ties: the first).
-/// CPU float tensors without gradients take one pass per row (AVX2 where the CPU has it);
-/// anything else the tensor form.
+/// over all V. Equals log_softmax(logits).index_fill_(1, forbidden, -inf).max(-1) within float
+/// rounding of the log-probability; the token is the argmax of the logits themselves (ties: the
+/// first). CPU logits without gradients take the row loops of model/logit_rows.h (AVX2 where the
+/// CPU has it); anything else (GPUs, gradients) the tensor form.
 GreedyChoice greedy_choice(const torch::Tensor& logits, const torch::Tensor& forbidden);
 
 }  // namespace atento::model
