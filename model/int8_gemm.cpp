@@ -7,6 +7,8 @@
 #include <cmath>
 #include <cstring>
 
+#include "model/cpu_features.h"
+
 #if defined(__x86_64__) && defined(__GNUC__)
 #include <immintrin.h>
 #define ATENTO_INT8_GEMM 1
@@ -215,8 +217,8 @@ ATENTO_AVX2 void quantize_rows_avx2(const float* x, int64_t n, int64_t d, uint8_
 
 bool int8_isa_supported(Int8Isa isa) {
 #ifdef ATENTO_INT8_GEMM
+  if (isa == Int8Isa::kAvx2) return cpu_has_avx2_fma();
   __builtin_cpu_init();
-  if (isa == Int8Isa::kAvx2) return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
   return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
          __builtin_cpu_supports("avx512vnni");
 #else

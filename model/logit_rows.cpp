@@ -7,6 +7,7 @@
 #include <cmath>
 #include <limits>
 
+#include "model/cpu_features.h"
 #include "model/tensor_values.h"
 
 #if defined(__x86_64__) && defined(__GNUC__)
@@ -122,8 +123,7 @@ ATENTO_LOGIT_ROWS_AVX2_TARGET float sum_exp_avx2(const float* row, int64_t begin
 const RowLoops& row_loops() {
   static const RowLoops loops = [] {
 #ifdef ATENTO_LOGIT_ROWS_AVX2
-    __builtin_cpu_init();
-    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) {
+    if (cpu_has_avx2_fma()) {
       return RowLoops{offer_slice_avx2, sum_exp_avx2};
     }
 #endif

@@ -10,6 +10,8 @@
 #include <cstdint>
 #include <limits>
 
+#include "model/cpu_features.h"
+
 #if defined(__x86_64__) && defined(__GNUC__)
 #include <immintrin.h>
 #define ATENTO_SINGLE_QUERY_AVX2 1
@@ -137,8 +139,7 @@ ATENTO_SINGLE_QUERY_AVX2_TARGET void single_query_weighted_sum_avx2(const float*
 template <typename T>
 PairLoops<T> pair_loops() {
 #ifdef ATENTO_SINGLE_QUERY_AVX2
-  __builtin_cpu_init();
-  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) {
+  if (cpu_has_avx2_fma()) {
     return {single_query_scores_avx2<T>, single_query_weighted_sum_avx2<T>};
   }
 #endif
