@@ -1,10 +1,9 @@
 #include "model/adaptive_softmax.h"
 
-#include <torch/nn/init.h>
-
 #include <string>
 #include <utility>
 
+#include "model/initialisation.h"
 #include "model/projection.h"
 
 namespace atento::model {
@@ -24,9 +23,8 @@ AdaptiveSoftmaxImpl::AdaptiveSoftmaxImpl(int64_t d_model, int64_t vocab,
   int64_t width = d_model;
   for (int64_t i = 0; i < clusters(); ++i) {
     width = std::max<int64_t>(1, width / div);
-    torch::nn::Linear in(torch::nn::LinearOptions(d_model, width).bias(false));
-    torch::nn::init::xavier_uniform_(in->weight);
-    tail_in.push_back(register_module("tail_in" + std::to_string(i), in));
+    tail_in.push_back(register_module("tail_in" + std::to_string(i),
+                                      glorot_linear(d_model, width, /*bias=*/false)));
     tail_out.push_back(register_module("tail_out" + std::to_string(i),
                                        glorot_linear(width, bounds_[i + 1] - bounds_[i])));
   }

@@ -1,12 +1,12 @@
 #include "model/attention.h"
 
 #include <ATen/Dispatch.h>
-#include <torch/nn/init.h>
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
 
+#include "model/initialisation.h"
 #include "model/projection.h"
 #include "model/single_query_attention.h"
 

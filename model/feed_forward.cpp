@@ -1,5 +1,6 @@
 #include "model/feed_forward.h"
 
+#include "model/initialisation.h"
 #include "model/projection.h"
 
 namespace atento::model {

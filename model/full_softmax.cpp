@@ -1,5 +1,6 @@
 #include "model/full_softmax.h"
 
+#include "model/initialisation.h"
 #include "model/projection.h"
 
 namespace atento::model {

@@ -1,8 +1,8 @@
 #include "model/positional_embedding.h"
 
-#include <torch/nn/init.h>
-
 #include <cmath>
+
+#include "model/initialisation.h"
 
 namespace atento::model {
 
@@ -12,13 +12,10 @@ PositionalEmbeddingImpl::PositionalEmbeddingImpl(const PositionalEmbeddingOption
               "PositionalEmbedding: vocab, d_model and max_len must be positive");
   // N(0, 1/D): unit-norm vectors on average, so tied output logits start near unit scale.
   const double std = 1.0 / std::sqrt(static_cast<double>(options.d_model()));
-  tokens = register_module("tokens", torch::nn::Embedding(torch::nn::EmbeddingOptions(
-                                         options.vocab(), options.d_model())));
-  torch::nn::init::normal_(tokens->weight, 0.0, std);
+  tokens = register_module("tokens", normal_embedding(options.vocab(), options.d_model(), std));
   if (options.positions() == Positions::kLearned) {
-    positions = register_module("positions", torch::nn::Embedding(torch::nn::EmbeddingOptions(
-                                                 options.max_len(), options.d_model())));
-    torch::nn::init::normal_(positions->weight, 0.0, std);
+    positions =
+        register_module("positions", normal_embedding(options.max_len(), options.d_model(), std));
   }
 }
 

@@ -83,13 +83,6 @@ torch::Tensor project(const torch::Tensor& hidden, const torch::Tensor& weight,
   return out.reshape(sizes);  // [N,D]·[D,V] → [N,V] → [..., V]
 }
 
-torch::nn::Linear glorot_linear(int64_t in, int64_t out) {
-  torch::nn::Linear linear(torch::nn::LinearOptions(in, out).bias(true));
-  torch::nn::init::xavier_uniform_(linear->weight);
-  torch::nn::init::zeros_(linear->bias);
-  return linear;
-}
-
 torch::Tensor dense(const torch::Tensor& x, const torch::nn::Linear& layer, WeightCache* cache) {
   const int64_t rows = x.numel() / std::max<int64_t>(1, x.size(-1));
   // fp32: one row while decoding is matrix-vector, a few rows use the transposed copy;

@@ -61,9 +61,6 @@ bool bf16_decoding();
 torch::Tensor project(const torch::Tensor& hidden, const torch::Tensor& weight,
                       const torch::Tensor& bias, WeightCache* cache = nullptr);
 
-/// A Linear layer with bias initialised like Keras' Dense: Glorot-uniform kernel, zero bias.
-torch::nn::Linear glorot_linear(int64_t in, int64_t out);
-
 /// x·Wᵀ + b with the parameters of `layer`: [..., in] → [..., out]. Goes through ATen's linear
 /// (model/projection.h), which runs one fused addmm for contiguous [B,L,in] input;
 /// torch::nn::Linear::forward in LibTorch 1.13 runs a matmul and then a separate pass adding the

@@ -24,6 +24,7 @@
 #include "data/text_io.h"
 #include "model/checkpoint.h"
 #include "model/eval_mode.h"
+#include "model/initialisation.h"
 
 namespace atento {
 
@@ -65,7 +66,10 @@ LoadedFilter load_filter(const std::string& model_dir, const std::string& device
   loaded.config = std::move(opened.config);
   loaded.vocab = std::move(opened.vocab);
   loaded.device = opened.device;
-  loaded.model = model::PairClassifier(filter_options(loaded.config, *loaded.vocab));
+  {
+    const model::SkipInitialisation every_parameter_is_loaded;
+    loaded.model = model::PairClassifier(filter_options(loaded.config, *loaded.vocab));
+  }
   load_weights_file(*loaded.model, opened.weights);
   loaded.model->to(loaded.device);
   loaded.model->eval();

@@ -10,6 +10,7 @@
 #include "app/model_dir/checkpoint_pointer.h"
 #include "app/model_dir/weights_file.h"
 #include "model/checkpoint.h"
+#include "model/initialisation.h"
 #include "model/int8_linear.h"
 
 namespace atento {
@@ -138,9 +139,12 @@ TrainedModel load_trained_model(const std::string& model_dir,
   }
   // Read before building the model: the model then adopts the read tensors (one copy).
   auto stored = read_weights_file(loaded.weights);
-  loaded.model = model::Seq2Seq(loaded.config.model);
+  {
+    const model::SkipInitialisation every_parameter_is_loaded;
+    loaded.model = model::Seq2Seq(loaded.config.model);
+  }
   model::assign_weights(*loaded.model, std::move(stored), loaded.weights);
-  // Return the built model's initial weights, now replaced by the loaded ones, to the system.
+  // Return the built model's placeholder buffers, now replaced by the loaded ones, to the system.
   malloc_trim(0);
   loaded.model->to(loaded.device);
   loaded.model->eval();
