@@ -35,10 +35,17 @@ endfunction()
 
 # atento_use_jemalloc(NAME...): jemalloc as the malloc of atento-NAME, where ATENTO_JEMALLOC is
 # on. Nothing calls jemalloc by name, so the linker's --as-needed would drop it: it is linked as
-# needed regardless.
+# needed regardless. Each program carries ATENTO_JEMALLOC_CONF as jemalloc's `malloc_conf`, read
+# when jemalloc starts (the MALLOC_CONF environment variable still overrides it).
 function(atento_use_jemalloc)
   if(ATENTO_JEMALLOC)
+    set(options ${CMAKE_BINARY_DIR}/jemalloc_conf.cpp)
+    file(CONFIGURE OUTPUT ${options} CONTENT
+      "// jemalloc's options for this program (CMake's ATENTO_JEMALLOC_CONF)\n\
+extern \"C\" {\nextern const char* malloc_conf;\n\
+const char* malloc_conf = \"${ATENTO_JEMALLOC_CONF}\";\n}\n")
     foreach(name ${ARGN})
+      target_sources(atento-${name} PRIVATE ${options})
       target_link_libraries(atento-${name} PRIVATE
         "-Wl,--push-state,--no-as-needed" ${JEMALLOC_LINK_LIBRARIES} "-Wl,--pop-state")
     endforeach()
