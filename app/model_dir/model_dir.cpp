@@ -1,12 +1,12 @@
 #include "app/model_dir/model_dir.h"
 
-#include <malloc.h>
 #include <torch/torch.h>
 
 #include <utility>
 
 #include "app/common/directory_lock.h"
 #include "app/common/files.h"
+#include "app/common/heap.h"
 #include "app/model_dir/checkpoint_pointer.h"
 #include "app/model_dir/weights_file.h"
 #include "model/checkpoint.h"
@@ -145,7 +145,7 @@ TrainedModel load_trained_model(const std::string& model_dir,
   }
   model::assign_weights(*loaded.model, std::move(stored), loaded.weights);
   // Return the built model's placeholder buffers, now replaced by the loaded ones, to the system.
-  malloc_trim(0);
+  release_free_memory();
   loaded.model->to(loaded.device);
   loaded.model->eval();
   return loaded;
