@@ -10,7 +10,8 @@ cd "$(dirname "$0")/.."
 # (get_data.sh); atento-serve: cpp-httplib; data-parallel training: Gloo (c10d's CPU backend);
 # sentence segmentation: ICU; HTML documents: libxml2; language identification (atento-serve
 # /detect): CLD2; release checksums: OpenSSL's libcrypto; atento-translate's and atento-serve's
-# allocator: jemalloc; the release test reads safetensors with NumPy; the browser tests of
+# allocator: jemalloc; the release test reads safetensors with NumPy; the tests' network
+# checks (the server's listen backlog, the two-host namespaces): iproute2; the browser tests of
 # atento-serve's page (e2e_page.sh, e2e_page_cors.sh): chromium, driven headless by
 # puppeteer-core (npm, installed at test time).
 # The sanitizer runtimes of g++ (ctest's atento_tests_asan/_tsan, fuzz_replay_*) come with g++;
@@ -18,7 +19,8 @@ cd "$(dirname "$0")/.."
 packages=(libtorch-dev libsentencepiece-dev sentencepiece libcli11-dev nlohmann-json3-dev
           libopenblas0-openmp libgtest-dev cmake g++ make pkg-config libasan8 libubsan1 libtsan2
           gnuplot-nox python3 unzip curl ca-certificates libcpp-httplib-dev libgloo-dev libicu-dev
-          libssl-dev python3-numpy libcld2-dev chromium libxml2-dev libjemalloc-dev)
+          libssl-dev python3-numpy libcld2-dev chromium libxml2-dev libjemalloc-dev
+          iproute2)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

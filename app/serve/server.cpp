@@ -6,7 +6,9 @@
 #include <pthread.h>
 
 #include <atomic>
+#include <cerrno>
 #include <csignal>
+#include <cstring>
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -184,12 +186,6 @@ void configure(httplib::Server& server, const ServeArgs& args, RequestBatcher& b
   server.set_keep_alive_timeout(2);
   server.set_keep_alive_max_count(1000);
   server.set_tcp_nodelay(true);
-  // SO_REUSEADDR only: httplib's default adds SO_REUSEPORT, with which a second server would
-  // share a port in use instead of failing.
-  server.set_socket_options([](socket_t sock) {
-    int yes = 1;
-    setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
-  });
   set_error_handlers(server);
   server.Get("/health", [](const httplib::Request&, httplib::Response& res) {
     res.set_content(R"({"status":"ok"})", kJson);
@@ -234,8 +230,17 @@ void serve_page(httplib::Server& server, AttentionEndpoint& attention, ServeOper
               }));
 }
 
-/// Binds (port 0: any free port); returns the port bound. Throws when it cannot.
+/// Binds (port 0: any free port) and listens with a backlog of SOMAXCONN; returns the port
+/// bound. Throws when it cannot.
 int bind_server(httplib::Server& server, const ServeArgs& args) {
+  // SO_REUSEADDR only: httplib's default adds SO_REUSEPORT, with which a second server would
+  // share a port in use instead of failing. The socket is remembered for listen() below.
+  auto listening = std::make_shared<socket_t>(INVALID_SOCKET);
+  server.set_socket_options([listening](socket_t sock) {
+    int yes = 1;
+    setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
+    *listening = sock;
+  });
   int port = args.port;
   if (port == 0) {
     port = server.bind_to_any_port(args.host);
@@ -244,6 +249,14 @@ int bind_server(httplib::Server& server, const ServeArgs& args) {
   }
   if (port <= 0) {
     throw std::runtime_error("cannot listen on " + args.host + ":" + std::to_string(args.port));
+  }
+  // Debian's httplib listens with a backlog of 5 (CPPHTTPLIB_LISTEN_BACKLOG, compiled into the
+  // library): more clients connecting at once (64 in scripts/bench_serve.sh) overflowed it, and
+  // their connections waited for a retransmission (1 s) or failed. Listening again on the bound
+  // socket raises the backlog (Linux; the kernel caps it at net.core.somaxconn).
+  if (*listening != INVALID_SOCKET && ::listen(*listening, SOMAXCONN) != 0) {
+    throw std::runtime_error("cannot listen on " + args.host + ":" + std::to_string(port) + ": " +
+                             std::strerror(errno));
   }
   return port;
 }

@@ -28,6 +28,15 @@ cut -f1 "$model/test.tsv" | head -24 >"$WORK/lines.en"
 start_server "$WORK/serve.err" --max-chars 2000 --max-strings 8 --max-queue 64 --max-body 65536 \
   --read-timeout 2 || { fail "the server does not start"; finish; exit 1; }
 pass "starts on a free loopback port ($URL)"
+# Many clients connecting at once fit its listen backlog (httplib's own is 5: the rest waited
+# for a retransmission or failed). ss (Debian iproute2) shows a listening socket's backlog.
+if command -v ss >/dev/null; then
+  backlog=$(ss -Hltn "sport = :${URL##*:}" | awk '{print $3; exit}')
+  [ "${backlog:-0}" -ge 128 ] && pass "listen backlog $backlog" ||
+    fail "listen backlog ${backlog:-not found} (expected at least 128)"
+else
+  echo "skipped: the listen backlog check (no ss here; Debian iproute2)"
+fi
 
 # --- the API ------------------------------------------------------------------------------
 [ "$(curl -s "$URL/health")" = '{"status":"ok"}' ] && pass "GET /health" || fail "GET /health"
