@@ -35,6 +35,15 @@ add_executable(atento_bench_attention_step tests/tools/bench_attention_step.cpp)
 target_link_libraries(atento_bench_attention_step PRIVATE atento_model)
 add_executable(atento_bench_step_choice tests/tools/bench_step_choice.cpp)
 target_link_libraries(atento_bench_step_choice PRIVATE atento_model)
+# The load client of scripts/bench_serve.sh (cpp-httplib's client, with httplib's flags).
+if(ATENTO_SERVER)
+  find_package(Threads REQUIRED)
+  add_executable(atento_serve_load tests/tools/serve_load.cpp)
+  target_compile_options(atento_serve_load PRIVATE ${HTTPLIB_CFLAGS_OTHER})
+  target_include_directories(atento_serve_load PRIVATE ${HTTPLIB_INCLUDE_DIRS})
+  target_link_libraries(atento_serve_load PRIVATE ${HTTPLIB_LINK_LIBRARIES}
+                        nlohmann_json::nlohmann_json Threads::Threads)
+endif()
 
 # End-to-end tests of the programs on the sample corpus.
 file(GLOB e2e_scripts CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/tests/e2e/e2e_*.sh)

@@ -4,8 +4,8 @@
 #                          [--whole-batches] [--precision fp32|bf16|auto]
 # 1. atento-translate, greedy, on the benchmark sentences as one file: sentences/s, peak RSS
 # 2. atento-serve (greedy) under 1, 8 and 64 concurrent single-sentence clients
-#    (scripts/serve_load.js, Node): N requests each run (N/4 for 1 client), throughput,
-#    p50/p99 latency, failed requests; then the server's peak RSS (VmHWM)
+#    (build/atento_serve_load, tests/tools/serve_load.cpp): N requests each run (N/4 for 1
+#    client), throughput, p50/p99 latency, failed requests; then the server's peak RSS (VmHWM)
 # Sentences: the model's test split sources, repeated up to 2,000. Without --model, the
 # sample model in runs/serve-sample is used (trained first when missing, ~2 minutes).
 set -euo pipefail
@@ -32,7 +32,8 @@ while [ $# -gt 0 ]; do
     *) echo "error: unknown option $1" >&2; exit 2 ;;
   esac
 done
-command -v node >/dev/null || { echo "error: the load client needs node (Debian: nodejs)" >&2; exit 2; }
+load=build/atento_serve_load
+[ -x "$load" ] || { echo "error: $load missing: build first (scripts/setup.sh)" >&2; exit 2; }
 out=runs/bench-serve
 mkdir -p "$out"
 if [ -z "$model" ]; then
@@ -70,13 +71,13 @@ for _ in $(seq 1 600); do
 done
 [ -n "$port" ] || { cat "$out/serve.err"; exit 1; }
 url=http://127.0.0.1:$port
-node scripts/serve_load.js "$url" "$out/sentences.en" 8 64 >/dev/null  # warm-up
+"$load" "$url" "$out/sentences.en" 8 64 >/dev/null  # warm-up
 printf '%-8s %9s %10s %9s %9s %7s %10s\n' clients requests "sent./s" "p50 ms" "p99 ms" errors \
   "vs batch"
 for clients in 1 8 64; do
   n=$requests
   [ "$clients" = 1 ] && n=$((requests / 4))
-  timeout 600 node scripts/serve_load.js "$url" "$out/sentences.en" "$clients" "$n" \
+  timeout 600 "$load" "$url" "$out/sentences.en" "$clients" "$n" \
     >"$out/load-$clients.json"
   python3 - "$out/load-$clients.json" "$batch_rate" <<'PY'
 import json, sys
