@@ -70,7 +70,8 @@ namespace {
 
 AttentionResult attention(const torch::Tensor& q, const torch::Tensor& k, const torch::Tensor& v,
                           const torch::Tensor& keep) {
-  if (single_query_attention_applies(q, k, v, keep)) {  // a cached decoding step on the CPU
+  // Without gradients on the CPU: one query row at a time, independent of padding and batch.
+  if (single_query_attention_applies(q, k, v, keep)) {
     return single_query_attention(q, k, v, keep);
   }
   return tensor_attention(q, k, v, keep);

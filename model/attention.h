@@ -35,7 +35,7 @@ AttentionResult dot_product_attention_with_weights(const torch::Tensor& q, const
                                                    const torch::Tensor& keep);
 
 /// As dot_product_attention_with_weights, in ATen operations only: for every device, dtype and
-/// autograd. dot_product_attention() takes the one-pass CPU loop of a cached decoding step
+/// autograd. dot_product_attention() takes the one-query-at-a-time CPU loop
 /// (single_query_attention.h) where it applies, and this form everywhere else.
 AttentionResult tensor_attention(const torch::Tensor& q, const torch::Tensor& k,
                                  const torch::Tensor& v, const torch::Tensor& keep);

@@ -29,12 +29,12 @@ struct StridedRows {
   const T* at(int64_t b, int64_t h, int64_t s) const { return data + b * sb + h * sh + s * ss; }
 };
 
-/// The keep mask expanded to [B,H,1,S] (stride 0 along broadcast axes); null data = keep all.
+/// The keep mask expanded to [B,H,T,S] (stride 0 along broadcast axes); null data = keep all.
 struct StridedKeep {
   const bool* data;
-  int64_t sb, sh, ss;
-  bool at(int64_t b, int64_t h, int64_t s) const {
-    return data == nullptr || data[b * sb + h * sh + s * ss];
+  int64_t sb, sh, st, ss;
+  bool at(int64_t b, int64_t h, int64_t t, int64_t s) const {
+    return data == nullptr || data[b * sb + h * sh + t * st + s * ss];
   }
 };
 
@@ -148,28 +148,34 @@ PairLoops<T> pair_loops() {
 
 template <typename T>
 struct PairOperands {
-  StridedRows<float> q;  ///< the query in fp32
+  StridedRows<float> q;  ///< the queries in fp32, query t of pair (b, h) as row t
   StridedRows<T> k, v;
   StridedKeep keep;
   int64_t keys, dh, dv;
   float scale;
 };
 
+/// One query row: query t of the (batch, head) pair (b, h).
+struct QueryRow {
+  int64_t b, h, t;
+};
+
 constexpr float kMasked = -std::numeric_limits<float>::infinity();  // exp → exactly 0
 
-/// Pair (b, h)'s scaled scores into `w`, kMasked for masked keys; returns the largest. Only runs
-/// of kept keys are scored: the padding of a short source and the cache columns before a row
-/// that joined a running batch late cost nothing.
+/// Query row r's scaled scores into `w`, kMasked for masked keys; returns the largest. Only
+/// runs of kept keys are scored: the padding of a short source and the cache columns before a
+/// row that joined a running batch late cost nothing.
 template <typename T>
-float pair_scores(const PairOperands<T>& o, const PairLoops<T>& loops, int64_t b, int64_t h,
+float pair_scores(const PairOperands<T>& o, const PairLoops<T>& loops, const QueryRow& r,
                   float* w) {
   for (int64_t begin = 0; begin < o.keys;) {
     int64_t end = begin;
-    while (end < o.keys && o.keep.at(b, h, end)) ++end;
+    while (end < o.keys && o.keep.at(r.b, r.h, r.t, end)) ++end;
     if (end > begin) {
-      loops.scores(o.q.at(b, h, 0), o.k.at(b, h, begin), o.k.ss, end - begin, o.dh, w + begin);
+      loops.scores(o.q.at(r.b, r.h, r.t), o.k.at(r.b, r.h, begin), o.k.ss, end - begin, o.dh,
+                   w + begin);
     }
-    for (; end < o.keys && !o.keep.at(b, h, end); ++end) w[end] = kMasked;
+    for (; end < o.keys && !o.keep.at(r.b, r.h, r.t, end); ++end) w[end] = kMasked;
     begin = end;
   }
   float top = kMasked;
@@ -180,11 +186,11 @@ float pair_scores(const PairOperands<T>& o, const PairLoops<T>& loops, int64_t b
   return top;
 }
 
-/// Pair (b, h): its S weights into `w`, its Dv outputs into `out`.
+/// Query row r: its S weights into `w`, its Dv outputs into `out`.
 template <typename T>
-void attend_pair(const PairOperands<T>& o, const PairLoops<T>& loops, int64_t b, int64_t h,
-                 float* w, float* out) {
-  const float top = pair_scores(o, loops, b, h, w);
+void attend_pair(const PairOperands<T>& o, const PairLoops<T>& loops, const QueryRow& r, float* w,
+                 float* out) {
+  const float top = pair_scores(o, loops, r, w);
   if (top == kMasked) {  // no kept key: zero weights, zero output
     std::fill(w, w + o.keys, 0.0f);
     std::fill(out, out + o.dv, 0.0f);
@@ -197,7 +203,7 @@ void attend_pair(const PairOperands<T>& o, const PairLoops<T>& loops, int64_t b,
   }
   const float inverse = 1.0f / total;
   for (int64_t s = 0; s < o.keys; ++s) w[s] *= inverse;
-  loops.weighted_sum(w, o.v.at(b, h, 0), o.v.ss, o.keys, o.dv, out);
+  loops.weighted_sum(w, o.v.at(r.b, r.h, 0), o.v.ss, o.keys, o.dv, out);
 }
 
 template <typename T>
@@ -205,12 +211,12 @@ StridedRows<T> strided_rows(const torch::Tensor& x) {
   return {x.data_ptr<T>(), x.stride(0), x.stride(1), x.stride(2)};
 }
 
-/// Every pair of q [B,H,1,Dh] (fp32), k, v (T) into the fp32 `output` [B,H,1,Dv] and
-/// `weights` [B,H,1,S].
+/// Every query row of q [B,H,T,Dh] (fp32), k, v (T) into the fp32 `output` [B,H,T,Dv] and
+/// `weights` [B,H,T,S].
 template <typename T>
 void attend_pairs(const torch::Tensor& q, const torch::Tensor& k, const torch::Tensor& v,
                   StridedKeep keep, torch::Tensor& output, torch::Tensor& weights) {
-  const int64_t heads = q.size(1), keys = k.size(2);
+  const int64_t heads = q.size(1), queries = q.size(2), keys = k.size(2);
   PairOperands<T> o{strided_rows<float>(q),
                     strided_rows<T>(k),
                     strided_rows<T>(v),
@@ -224,9 +230,11 @@ void attend_pairs(const torch::Tensor& q, const torch::Tensor& k, const torch::T
   float* w = weights.data_ptr<float>();
   const PairLoops<T> loops = pair_loops<T>();
   const int64_t grain = std::max<int64_t>(1, 32768 / (keys * (o.dh + o.dv)));
-  at::parallel_for(0, q.size(0) * heads, grain, [&](int64_t begin, int64_t end) {
-    for (int64_t pair = begin; pair < end; ++pair) {
-      attend_pair(o, loops, pair / heads, pair % heads, w + pair * keys, out + pair * o.dv);
+  // Row r = (b·H + h)·T + t of the contiguous [B,H,T,·] outputs.
+  at::parallel_for(0, q.size(0) * heads * queries, grain, [&](int64_t begin, int64_t end) {
+    for (int64_t r = begin; r < end; ++r) {
+      const QueryRow row{r / (heads * queries), r / queries % heads, r % queries};
+      attend_pair(o, loops, row, w + r * keys, out + r * o.dv);
     }
   });
 }
@@ -248,12 +256,12 @@ bool single_query_attention_applies(const torch::Tensor& q, const torch::Tensor&
       (q.requires_grad() || k.requires_grad() || v.requires_grad())) {
     return false;
   }
-  const int64_t b = q.size(0), h = q.size(1), s = k.size(2);
-  const bool shapes = q.size(2) == 1 && s > 0 && k.size(0) == b && k.size(1) == h &&
-                      v.size(0) == b && v.size(1) == h && v.size(2) == s && k.size(3) == q.size(3);
+  const int64_t b = q.size(0), h = q.size(1), t = q.size(2), s = k.size(2);
+  const bool shapes = t > 0 && s > 0 && k.size(0) == b && k.size(1) == h && v.size(0) == b &&
+                      v.size(1) == h && v.size(2) == s && k.size(3) == q.size(3);
   if (!shapes) return false;
   return !keep.defined() || (keep.scalar_type() == torch::kBool && keep.device().is_cpu() &&
-                             at::is_expandable_to(keep.sizes(), {b, h, 1, s}));
+                             at::is_expandable_to(keep.sizes(), {b, h, t, s}));
 }
 
 AttentionResult single_query_attention(const torch::Tensor& q, const torch::Tensor& k,
@@ -261,18 +269,19 @@ AttentionResult single_query_attention(const torch::Tensor& q, const torch::Tens
   TORCH_CHECK(single_query_attention_applies(q, k, v, keep),
               "single_query_attention: unsupported operands q ", q.sizes(), ", k ", k.sizes(),
               ", v ", v.sizes());
-  const int64_t batch = q.size(0), heads = q.size(1), keys = k.size(2);
-  StridedKeep kept_rows{nullptr, 0, 0, 0};
-  torch::Tensor kept;  // [B,H,1,S], a view with stride 0 along broadcast axes
+  const int64_t batch = q.size(0), heads = q.size(1), queries = q.size(2), keys = k.size(2);
+  StridedKeep kept_rows{nullptr, 0, 0, 0, 0};
+  torch::Tensor kept;  // [B,H,T,S], a view with stride 0 along broadcast axes
   if (keep.defined()) {
-    kept = keep.expand({batch, heads, 1, keys});
-    kept_rows = {kept.data_ptr<bool>(), kept.stride(0), kept.stride(1), kept.stride(3)};
+    kept = keep.expand({batch, heads, queries, keys});
+    kept_rows = {kept.data_ptr<bool>(), kept.stride(0), kept.stride(1), kept.stride(2),
+                 kept.stride(3)};
   }
   const auto fp32 = q.options().dtype(torch::kFloat);
-  auto output = torch::empty({batch, heads, 1, v.size(3)}, fp32);  // [B,H,1,Dv]
-  auto weights = torch::empty({batch, heads, 1, keys}, fp32);      // [B,H,1,S]
+  auto output = torch::empty({batch, heads, queries, v.size(3)}, fp32);  // [B,H,T,Dv]
+  auto weights = torch::empty({batch, heads, queries, keys}, fp32);      // [B,H,T,S]
   if (q.scalar_type() == torch::kBFloat16) {
-    // The query is small ([B,H,1,Dh]); keys and values are read as they are.
+    // The queries are widened once; keys and values are read as they are.
     attend_pairs<c10::BFloat16>(q.to(torch::kFloat), k, v, kept_rows, output, weights);
     return {output.to(torch::kBFloat16), weights.to(torch::kBFloat16)};
   }

@@ -1,4 +1,5 @@
-// The one-pass attention of a cached decoding step against the tensor form in double precision.
+// The one-query-at-a-time attention against the tensor form in double precision, and its
+// results independent of padding and of the rows beside a query.
 
 #include <gtest/gtest.h>
 #include <torch/torch.h>
@@ -109,11 +110,63 @@ TEST(ModelSingleQueryAttention, APairDependsOnItselfAlone) {
   EXPECT_TRUE(torch::equal(sl(all.weights), alone.weights));
 }
 
+TEST(ModelSingleQueryAttention, ManyQueriesWithPaddingAndCausalMasks) {
+  torch::manual_seed(9);
+  const int64_t B = 3, H = 4, T = 6, S = 10, Dh = 64;
+  auto q = torch::randn({B, H, T, Dh}), k = torch::randn({B, H, S, Dh});
+  auto v = torch::randn({B, H, S, Dh});
+  auto keep = torch::rand({B, 1, 1, S}).gt(0.3);  // an encoder's padding mask
+  keep.select(3, 0).fill_(true);
+  ASSERT_TRUE(single_query_attention_applies(q, k, v, keep));
+  expect_close(single_query_attention(q, k, v, keep), reference(q, k, v, keep));
+  expect_close(dot_product_attention_with_weights(q, k, v, keep), reference(q, k, v, keep));
+  // A decoder's causal mask [T,T] with its own queries as keys, and a query with no key left.
+  auto self = torch::randn({B, H, T, Dh});
+  auto causal = torch::ones({T, T}, torch::kBool).tril();
+  causal[0][0] = false;
+  expect_close(single_query_attention(q, self, self, causal), reference(q, self, self, causal));
+  auto bf16 = single_query_attention(q.to(torch::kBFloat16), k.to(torch::kBFloat16),
+                                     v.to(torch::kBFloat16), keep);
+  EXPECT_EQ(bf16.output.sizes(), (std::vector<int64_t>{B, H, T, Dh}));
+  EXPECT_TRUE(torch::allclose(bf16.output.to(torch::kFloat),
+                              reference(q, k, v, keep).output.to(torch::kFloat), 0.05, 0.05));
+}
+
+// What matmul did not give (its kernels sum in an order that depends on the sizes): a sentence
+// encoded with more padding, or beside longer sentences, gets the same bits.
+TEST(ModelSingleQueryAttention, AQueryRowIgnoresPaddingAndOtherRowsBitForBit) {
+  torch::manual_seed(10);
+  const int64_t H = 4, T = 7, S = 7, P = 23, Dh = 64;
+  auto q = torch::randn({1, H, T, Dh}), k = torch::randn({1, H, S, Dh});
+  auto v = torch::randn({1, H, S, Dh});
+  auto alone = single_query_attention(q, k, v, torch::ones({1, 1, 1, S}, torch::kBool));
+  // The same sentence padded to P positions (padding keys masked, padding queries ignored),
+  // second of a batch of three.
+  auto pad = [&](const torch::Tensor& x) {
+    return torch::cat(
+        {torch::randn({1, H, P, Dh}), torch::cat({x, torch::randn({1, H, P - x.size(2), Dh})}, 2),
+         torch::randn({1, H, P, Dh})},
+        0);
+  };
+  auto keep = torch::zeros({3, 1, 1, P}, torch::kBool);
+  keep[0].fill_(true);
+  keep[1].narrow(-1, 0, S).fill_(true);
+  keep[2].narrow(-1, 0, P - 3).fill_(true);
+  auto batch = single_query_attention(pad(q), pad(k), pad(v), keep);
+  auto mine = [&](const torch::Tensor& x, int64_t width) {
+    return x.narrow(0, 1, 1).narrow(2, 0, T).narrow(3, 0, width);
+  };
+  EXPECT_TRUE(torch::equal(mine(batch.output, Dh), alone.output));
+  EXPECT_TRUE(torch::equal(mine(batch.weights, S), alone.weights));
+  EXPECT_TRUE(mine(batch.weights.narrow(3, S, P - S), P - S).eq(0).all().item<bool>());
+}
+
 TEST(ModelSingleQueryAttention, LeavesOtherOperandsToTheTensorForm) {
   auto q = torch::randn({2, 2, 1, 8}), k = torch::randn({2, 2, 5, 8});
   auto v = torch::randn({2, 2, 5, 8});
   EXPECT_TRUE(single_query_attention_applies(q, k, v, torch::Tensor()));
-  EXPECT_FALSE(single_query_attention_applies(torch::randn({2, 2, 3, 8}), k, v, {}));  // T = 3
+  EXPECT_TRUE(single_query_attention_applies(torch::randn({2, 2, 3, 8}), k, v, {}));   // T = 3
+  EXPECT_FALSE(single_query_attention_applies(torch::randn({2, 2, 0, 8}), k, v, {}));  // T = 0
   EXPECT_FALSE(single_query_attention_applies(q.to(torch::kDouble), k, v, {}));
   EXPECT_FALSE(single_query_attention_applies(q.to(torch::kHalf), k.to(torch::kHalf),
                                               v.to(torch::kHalf), {}));
