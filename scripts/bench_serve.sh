@@ -70,14 +70,13 @@ for _ in $(seq 1 600); do
   sleep 0.1
 done
 [ -n "$port" ] || { cat "$out/serve.err"; exit 1; }
-url=http://127.0.0.1:$port
-"$load" "$url" "$out/sentences.en" 8 64 >/dev/null  # warm-up
+"$load" "$port" "$out/sentences.en" 8 64 >/dev/null  # warm-up
 printf '%-8s %9s %10s %9s %9s %7s %10s\n' clients requests "sent./s" "p50 ms" "p99 ms" errors \
   "vs batch"
 for clients in 1 8 64; do
   n=$requests
   [ "$clients" = 1 ] && n=$((requests / 4))
-  timeout 600 "$load" "$url" "$out/sentences.en" "$clients" "$n" \
+  timeout 600 "$load" "$port" "$out/sentences.en" "$clients" "$n" \
     >"$out/load-$clients.json"
   python3 - "$out/load-$clients.json" "$batch_rate" <<'PY'
 import json, sys

@@ -1,7 +1,8 @@
 // Load client of scripts/bench_serve.sh: C concurrent clients send N single-sentence
 // POST /translate requests in all (one keep-alive connection and one request at a time each,
-// cpp-httplib's client) to a loopback atento-serve, sentences taken in turn from a file.
-// Usage: atento_serve_load URL SENTENCES_FILE CLIENTS REQUESTS
+// cpp-httplib's client) to atento-serve on 127.0.0.1:PORT (loopback only), sentences taken in
+// turn from a file.
+// Usage: atento_serve_load PORT SENTENCES_FILE CLIENTS REQUESTS
 // Prints one JSON line: clients, requests, errors, seconds, requests_per_s, p50_ms, p99_ms.
 // It replaced a Node client that took ~20% of a 2-core machine's CPU under 64 clients, time
 // the measured server then lacked; this one takes a few percent (docs/results.md).
@@ -24,36 +25,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-struct Target {
-  std::string host;
-  int port = 0;
-};
-
-// "http://HOST:PORT" with a loopback HOST; exits with a message otherwise.
-Target parse_loopback_url(const std::string& url) {
-  const std::string scheme = "http://";
-  const size_t colon = url.rfind(':');
-  if (url.rfind(scheme, 0) != 0 || colon == std::string::npos || colon < scheme.size()) {
-    std::cerr << "error: expected a URL like http://127.0.0.1:PORT, got " << url << "\n";
-    std::exit(2);
-  }
-  Target target{url.substr(scheme.size(), colon - scheme.size()), 0};
-  std::string port = url.substr(colon + 1);
-  if (!port.empty() && port.back() == '/') port.pop_back();
-  if (target.host != "127.0.0.1" && target.host != "localhost" && target.host != "[::1]") {
-    std::cerr << "error: the load client only talks to loopback, not " << target.host << "\n";
-    std::exit(2);
-  }
-  try {
-    target.port = std::stoi(port);
-  } catch (const std::exception&) {
-    std::cerr << "error: no port number in " << url << "\n";
-    std::exit(2);
-  }
-  if (target.host == "[::1]") target.host = "::1";
-  return target;
-}
-
 std::vector<std::string> read_sentences(const std::string& path) {
   std::ifstream in(path);
   if (!in) {
@@ -71,7 +42,7 @@ std::vector<std::string> read_sentences(const std::string& path) {
 }
 
 struct Shared {
-  const Target* target;
+  int port = 0;
   const std::vector<std::string>* sentences;
   size_t total = 0;
   std::atomic<size_t> next{0};
@@ -104,7 +75,7 @@ bool translate_one(httplib::Client& client, const std::string& sentence, Shared&
 }
 
 void run_client(Shared& shared) {
-  httplib::Client client(shared.target->host, shared.target->port);
+  httplib::Client client("127.0.0.1", shared.port);
   client.set_keep_alive(true);
   // httplib writes a request's headers and body apart: under Nagle's algorithm the body waited
   // for the server's delayed acknowledgement (~40 ms a request).
@@ -133,19 +104,19 @@ double rounded(double value, double scale) { return std::round(value * scale) / 
 
 int main(int argc, char** argv) {
   if (argc != 5) {
-    std::cerr << "usage: atento_serve_load URL SENTENCES_FILE CLIENTS REQUESTS\n";
+    std::cerr << "usage: atento_serve_load PORT SENTENCES_FILE CLIENTS REQUESTS\n";
     return 2;
   }
-  const Target target = parse_loopback_url(argv[1]);
+  const int port = std::atoi(argv[1]);
   const std::vector<std::string> sentences = read_sentences(argv[2]);
   const int clients = std::atoi(argv[3]);
   const long requests = std::atol(argv[4]);
-  if (clients < 1 || requests < 1) {
-    std::cerr << "error: CLIENTS and REQUESTS must be positive integers\n";
+  if (port < 1 || port > 65535 || clients < 1 || requests < 1) {
+    std::cerr << "error: PORT, CLIENTS and REQUESTS must be positive integers (PORT ≤ 65535)\n";
     return 2;
   }
   Shared shared;
-  shared.target = &target;
+  shared.port = port;
   shared.sentences = &sentences;
   shared.total = static_cast<size_t>(requests);
   const auto started = Clock::now();

@@ -1,6 +1,6 @@
 // release_free_memory: pages freed inside the heap (below a block still in use, so free() alone
 // cannot shrink it) go back to the system. The unit tests run on glibc's malloc; the jemalloc
-// purge is exercised by the programs (atento-translate's windows and batches).
+// purge is exercised by the programs (atento-translate's windows, loading a model).
 #include <gtest/gtest.h>
 #include <unistd.h>
 
