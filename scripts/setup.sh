@@ -25,8 +25,8 @@ missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
-# Node and npm run a real LibreTranslate client in tests/e2e/e2e_serve.sh and the load client of
-# scripts/bench_serve.sh; any installed node will do (NodeSource's bundles npm).
+# Node and npm run a real LibreTranslate client in tests/e2e/e2e_serve.sh and puppeteer-core for
+# the browser tests; any installed node will do (NodeSource's bundles npm).
 command -v node >/dev/null || missing+=(nodejs)
 command -v npm >/dev/null || missing+=(npm)
 if [ ${#missing[@]} -gt 0 ]; then
