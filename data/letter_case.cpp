@@ -140,6 +140,15 @@ void append_same_length(std::string& out, std::string_view bytes, char32_t mappe
 
 }  // namespace
 
+bool has_letters(std::string_view text) {
+  for (size_t i = 0; i < text.size();) {
+    const CodePoint cp = decode_utf8(text, i);
+    i += cp.length;
+    if (cp.valid && is_letter(cp.value)) return true;
+  }
+  return false;
+}
+
 bool is_in_capitals(std::string_view text) {
   int upper = 0;
   for (size_t i = 0; i < text.size();) {

@@ -11,6 +11,9 @@
 
 namespace atento::data {
 
+/// True when `text` (UTF-8) holds a letter (a code point of Unicode's general category L).
+bool has_letters(std::string_view text);
+
 /// True when `text` (UTF-8) is written in capitals: at least two upper-case letters and no
 /// lower-case one ("I.", "Tom met NASA." and "3 km" are not).
 bool is_in_capitals(std::string_view text);

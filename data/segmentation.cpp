@@ -65,10 +65,17 @@ SentenceSplitter& SentenceSplitter::operator=(SentenceSplitter&&) noexcept = def
 
 namespace {
 
-// [begin, end) without the ASCII white space at either end; empty when there is nothing else.
+// [begin, end) without the white space at either end (Unicode's White_Space: a no-break space
+// between two sentences is spacing to join their translations with, not a part of either);
+// empty when there is nothing else.
 TextSpan trimmed(std::string_view text, size_t begin, size_t end) {
-  while (begin < end && is_ascii_white_space(text[begin])) ++begin;
-  while (end > begin && is_ascii_white_space(text[end - 1])) --end;
+  auto is_space = [](const CodePoint& cp) {
+    return cp.valid && u_isUWhiteSpace(static_cast<UChar32>(cp.value));
+  };
+  for (CodePoint cp; begin < end && is_space(cp = decode_utf8(text, begin));) begin += cp.length;
+  for (CodePoint cp; end > begin && is_space(cp = decode_utf8_before(text, end));) {
+    end -= cp.length;
+  }
   return {begin, end};
 }
 

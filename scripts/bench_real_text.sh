@@ -2,7 +2,8 @@
 # Real text: paragraphs of several sentences on one line, translated with and without sentence
 # segmentation, against the same sentences translated one per line and joined; and the same
 # paragraphs with curly apostrophes and quotes, in capitals, in lower case and in title case, and
-# with emoji and web and e-mail addresses, as documents write them.
+# with emoji and web and e-mail addresses, as documents write them; and the sentences without
+# their final punctuation, as search boxes and chat write them.
 #   scripts/bench_real_text.sh [MODEL_DIR [atento-eval flags...]]   (default runs/base)
 #   SENTENCES=N: only the first N unseen-source sentences (default: all of them)
 # The set: the test split's unseen-source pairs (English never in the model's train.tsv), in
@@ -44,6 +45,9 @@ eval_json verbatim "$out/verbatim.tsv" --output "$out/verbatim.es"
 # Its ceiling: each sentence's own translation with the same emoji and addresses added.
 python3 scripts/real_text_set.py --verbatim-ceiling "$out"
 eval_json verbatim_ceiling "$out/verbatim.tsv" --hyps "$out/verbatim_ceiling.es"
+eval_json unpunctuated "$out/unpunctuated.tsv" --output "$out/unpunctuated.es"
+python3 scripts/real_text_set.py --unpunctuated-ceiling "$out"
+eval_json unpunctuated_ceiling "$out/unpunctuated.tsv" --hyps "$out/unpunctuated_ceiling.es"
 # Their ceiling: the plain paragraphs' own translations in capitals, against the same references.
 python3 -c 'import sys; sys.stdout.writelines(l.upper() for l in open(sys.argv[1], encoding="utf-8"))' \
   "$out/paragraphs.es" >"$out/paragraphs.upper.es"
@@ -64,7 +68,9 @@ rows = [("sentences, one per line", "sentences"),
         ("paragraphs in lower case", "lower_case"),
         ("paragraphs in title case", "title_case"),
         ("paragraphs with emoji and addresses", "verbatim"),
-        ("their sentences' translations with the same added", "verbatim_ceiling")]
+        ("their sentences' translations with the same added", "verbatim_ceiling"),
+        ("sentences without final punctuation (refs too)", "unpunctuated"),
+        ("the sentences' translations without theirs", "unpunctuated_ceiling")]
 print("%-46s %7s %7s %7s" % ("set", "lines", "BLEU", "chrF"))
 for label, name in rows:
     r = json.load(open("%s/%s.json" % (d, name)))

@@ -16,7 +16,11 @@ paragraphs with emoji before or after some sentences' final punctuation and web 
 addresses in brackets after some ("I'm hungry 😋.", "Call me. (tom.12@example.com)"), their
 references with the same at the same places; OUT_DIR/verbatim.ops: per sentence, what was added
 (the sentence's translation with the same added is the ceiling of that row).
-real_text_set.py --verbatim-ceiling OUT_DIR: that ceiling, from OUT_DIR/sentences.es.
+OUT_DIR/unpunctuated.tsv: the sentences, one per line, without their final punctuation, their
+references too (search boxes, chat, headings: "where is the station").
+real_text_set.py --verbatim-ceiling OUT_DIR: that ceiling, from OUT_DIR/sentences.es;
+real_text_set.py --unpunctuated-ceiling OUT_DIR: OUT_DIR/unpunctuated_ceiling.es, the
+sentences' own translations (OUT_DIR/sentences.es) without their final punctuation.
 """
 import random, re, sys
 
@@ -69,6 +73,17 @@ def title_case(sentence):
                     for i, w in enumerate(words))
 
 
+def unpunctuated(text):
+    """`text` without the punctuation that ends it ("Why?" -> "Why", "Wait..." -> "Wait")."""
+    return re.sub(r"[.!?\u2026]+$", "", text.rstrip())
+
+
+def unpunctuated_ceiling(out_dir):
+    with open(out_dir + "/unpunctuated_ceiling.es", "w", encoding="utf-8") as out:
+        out.writelines(unpunctuated(l.rstrip("\n")) + "\n"
+                       for l in open(out_dir + "/sentences.es", encoding="utf-8"))
+
+
 def verbatim_ceiling(out_dir):
     """OUT_DIR/verbatim_ceiling.es: each sentence's own translation (OUT_DIR/sentences.es) with
     what verbatim.ops added to it, joined per paragraph."""
@@ -100,10 +115,12 @@ def main():
          open(sys.argv[3] + "/lower_case.tsv", "w", encoding="utf-8") as lc, \
          open(sys.argv[3] + "/title_case.tsv", "w", encoding="utf-8") as tc, \
          open(sys.argv[3] + "/verbatim.tsv", "w", encoding="utf-8") as vb, \
-         open(sys.argv[3] + "/verbatim.ops", "w", encoding="utf-8") as vo:
+         open(sys.argv[3] + "/verbatim.ops", "w", encoding="utf-8") as vo, \
+         open(sys.argv[3] + "/unpunctuated.tsv", "w", encoding="utf-8") as u:
         verbatim_rng = random.Random(2026)  # its own: the paragraphs stay as they were
         for en, es in pairs:
             s.write(en + "\t" + es + "\n")
+            u.write(unpunctuated(en) + "\t" + unpunctuated(es) + "\n")
         while i < len(pairs):
             n = rng.randint(3, 6)
             group = pairs[i:i + n]
@@ -124,5 +141,7 @@ def main():
 if __name__ == "__main__":
     if sys.argv[1] == "--verbatim-ceiling":
         verbatim_ceiling(sys.argv[2])
+    elif sys.argv[1] == "--unpunctuated-ceiling":
+        unpunctuated_ceiling(sys.argv[2])
     else:
         main()

@@ -23,9 +23,13 @@ EncodedInput encode_input(const data::Vocabularies& vocab, const std::vector<std
       warnings << "warning: " << where << "invalid UTF-8; its output line is left empty\n";
       continue;
     }
+    if (lines[i].find('\0') != std::string::npos) {  // as atento-serve refuses one in a request
+      warnings << "warning: " << where << "a NUL byte; its output line is left empty\n";
+      continue;
+    }
     in.lines[i] = segment_text(vocab, lines[i], splitter);
     if (in.lines[i].sources.empty()) {
-      if (in.lines[i].trail.empty()) {  // not a line of addresses and emoji alone: copied
+      if (in.lines[i].trail.empty()) {  // not a line of numbers, symbols, addresses…: copied
         warnings << "warning: " << where << "no source token; its output line is left empty\n";
       }
       continue;

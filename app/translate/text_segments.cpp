@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "data/letter_case.h"
+#include "data/sentence_stop.h"
 
 namespace atento {
 namespace {
@@ -31,6 +32,7 @@ struct EncodedPiece {
   std::vector<int64_t> ids;
   data::KeptSpans kept;
   bool capitals = false;  ///< written in capitals (its addresses and emoji aside)
+  bool stopped = false;   ///< read with a full stop added
 };
 
 }  // namespace
@@ -49,7 +51,9 @@ SegmentedText segment_text(const data::Vocabularies& vocab, std::string_view tex
                        {},
                        std::move(stripped.kept),
                        data::is_in_capitals(stripped.text)};
-    if (tried.kept.spans.empty() || data::has_words(tried.text)) {
+    if (data::has_letters(tried.text)) {
+      tried.stopped = data::lacks_final_stop(tried.text);
+      if (tried.stopped) tried.text += '.';
       tried.ids = vocab.encode_source(tried.text, &truncated);
     }
     encoded[{begin, piece.size()}] = std::move(tried);
@@ -60,24 +64,16 @@ SegmentedText segment_text(const data::Vocabularies& vocab, std::string_view tex
                                                 : data::split_to_fit(text, {0, text.size()}, fits);
   SegmentedText out;
   size_t previous_end = 0;
-  // The first and the end of the pieces of addresses and emoji alone since the last piece
-  // translated (npos: none).
-  size_t copied_begin = std::string_view::npos, copied_end = 0;
+  bool copied = false;  // a piece with nothing to translate was seen
   for (const data::Segment& piece : pieces) {
     auto found = encoded.find({piece.span.begin, piece.span.size()});
     if (found == encoded.end()) throw std::logic_error("segment_text: a piece was never encoded");
     EncodedPiece& encoded_piece = found->second;
-    if (encoded_piece.ids.empty()) {  // no source token: its text joins the gap
-      if (!encoded_piece.kept.spans.empty()) {
-        copied_begin = std::min(copied_begin, piece.span.begin);
-        copied_end = piece.span.end;
-      }
+    if (encoded_piece.ids.empty()) {  // nothing to translate: copied, in a gap or around
+      copied = true;
       continue;
     }
-    if (out.sources.empty() && copied_begin != std::string_view::npos) {
-      out.lead = text.substr(copied_begin, piece.span.begin - copied_begin);
-    }
-    copied_begin = std::string_view::npos;
+    if (out.sources.empty()) out.lead = text.substr(0, piece.span.begin);
     out.gaps.push_back(out.sources.empty() ? std::string()
                                            : std::string(text.substr(
                                                  previous_end, piece.span.begin - previous_end)));
@@ -85,13 +81,15 @@ SegmentedText segment_text(const data::Vocabularies& vocab, std::string_view tex
     out.texts.push_back(std::move(encoded_piece.text));
     out.kept.push_back(std::move(encoded_piece.kept));
     out.capitals.push_back(encoded_piece.capitals);
+    out.stopped.push_back(encoded_piece.stopped);
     out.spans.push_back(piece.span);
     out.cut += piece.too_long ? 1 : 0;
     previous_end = piece.span.end;
   }
-  if (copied_begin != std::string_view::npos) {
-    const size_t from = out.sources.empty() ? copied_begin : previous_end;
-    out.trail = text.substr(from, copied_end - from);
+  if (!out.sources.empty()) {
+    out.trail = text.substr(previous_end);
+  } else if (copied) {
+    out.trail = text;
   }
   return out;
 }
@@ -107,8 +105,9 @@ std::string join_translations(const SegmentedText& segmented,
     // A piece translated to nothing leaves no doubled spacing behind.
     if (!text.empty() && !translations[i].empty()) text += segmented.gaps[i];
     if (offsets != nullptr) offsets->push_back(text.size());
-    const std::string cased =
-        segmented.capitals[i] ? data::upper_case(translations[i]) : translations[i];
+    const std::string unstopped =
+        segmented.stopped[i] ? data::without_added_stop(translations[i]) : translations[i];
+    const std::string cased = segmented.capitals[i] ? data::upper_case(unstopped) : unstopped;
     text +=
         segmented.kept[i].spans.empty() ? cased : data::restore_verbatim(cased, segmented.kept[i]);
   }

@@ -25,6 +25,9 @@ struct SegmentedText {
   std::vector<std::string> texts;
   /// Pieces written in capitals (data/letter_case.h): their translations are written so too.
   std::vector<bool> capitals;
+  /// Pieces without final punctuation, read with a full stop added (data/sentence_stop.h):
+  /// their translations lose it again.
+  std::vector<bool> stopped;
   /// Each piece's addresses and emoji (data/verbatim_spans.h): left out of its text and put
   /// back into its translation.
   std::vector<data::KeptSpans> kept;
@@ -32,8 +35,9 @@ struct SegmentedText {
   /// gaps[i]: the text's bytes between piece i − 1 and piece i (gaps[0] is empty): the spacing
   /// the translations are joined with.
   std::vector<std::string> gaps;
-  /// Pieces of nothing but addresses and emoji before the first piece translated and after the
-  /// last (with the spacing to it), copied as they are; "" when there are none.
+  /// The text before the first piece translated and after the last (white space, and pieces with
+  /// nothing to translate: addresses and emoji, numbers, symbols), copied as they are; a text
+  /// without a piece to translate is all trail when it has such pieces, else "".
   std::string lead, trail;
   /// Pieces cut to the source length: single runs of text longer than it (a long URL, say).
   int64_t cut = 0;
@@ -42,16 +46,18 @@ struct SegmentedText {
 /// Segments and encodes `text` (valid UTF-8) with `vocab`'s source tokenizer: with a
 /// `splitter`, sentence by sentence; without, as one piece. Either way a piece longer than the
 /// source length is split at clause boundaries, then between words; only a single run longer
-/// than it is cut (counted in `cut`). Pieces without any source token (punctuation alone, for
-/// the words tokenizer) are left out; a text of none has no sources. A piece written in
-/// capitals is read in sentence case, its names and acronyms as the source tokenizer knows them.
-/// Addresses and emoji are left out of every piece (data::strip_verbatim); a piece of nothing
-/// else is copied as it is.
+/// than it is cut (counted in `cut`). A piece without a letter (numbers, prices, dates,
+/// punctuation, symbols: "42", "$9.99", "10:30", "|") is copied as it is, and a text of none has
+/// no sources. A piece written in capitals is read in sentence case, its names and acronyms as
+/// the source tokenizer knows them; a piece without final punctuation is read with a full stop
+/// (data/sentence_stop.h). Addresses and emoji are left out of every piece
+/// (data::strip_verbatim); a piece of nothing else is copied as it is.
 SegmentedText segment_text(const data::Vocabularies& vocab, std::string_view text,
                            data::SentenceSplitter* splitter);
 
-/// The pieces' translations (one per source of `segmented`; those of pieces in capitals
-/// upper-cased, each with its addresses and emoji put back) joined with its gaps, between its
+/// The pieces' translations (one per source of `segmented`; those of pieces read with a stop
+/// added without it, those of pieces in capitals upper-cased, each with its addresses and emoji
+/// put back) joined with its gaps, between its
 /// lead and trail; `offsets` (optional) receives where each translation starts in the result.
 std::string join_translations(const SegmentedText& segmented,
                               const std::vector<std::string>& translations,

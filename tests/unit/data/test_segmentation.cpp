@@ -93,6 +93,19 @@ TEST(SentenceSplitter, SpansLeaveTheOriginalSpacingBetweenThem) {
   EXPECT_EQ(spans[2].end, text.size() - 2);
 }
 
+TEST(SentenceSplitter, UnicodeWhiteSpaceBetweenSentencesIsSpacingNotPartOfOne) {
+  // A no-break space (web pages, word processors), an em space and U+2028 after a period.
+  for (const std::string space : {"\u00A0", "\u2003", "\u2028", "\u00A0\u00A0 "}) {
+    const std::string text = "\u00A0Tom left." + space + "Mary stayed.\u00A0";
+    SentenceSplitter splitter("en");
+    const auto spans = splitter.split(text);
+    ASSERT_EQ(spans.size(), 2u) << text;
+    EXPECT_EQ(text.substr(spans[0].begin, spans[0].size()), "Tom left.");
+    EXPECT_EQ(text.substr(spans[0].end, spans[1].begin - spans[0].end), space);
+    EXPECT_EQ(text.substr(spans[1].begin, spans[1].size()), "Mary stayed.");
+  }
+}
+
 TEST(SentenceSplitter, TextInCapitalsSplitsAsInSentenceCase) {
   using S = std::vector<std::string>;
   // ICU alone takes "SALT." and "IT." for abbreviations and splits none of these.

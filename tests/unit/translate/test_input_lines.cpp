@@ -21,8 +21,9 @@ using Ids = std::vector<std::vector<int64_t>>;
 TEST(InputLines, EveryLineHasOneOutcome) {
   const auto vocab = small_vocabularies();
   std::ostringstream warnings;
-  const std::vector<std::string> lines = {"Where is Tom?",         "",   "  \t", "\xff\xfe", "?!",
-                                          "where is tom is where", "tom"};
+  const std::vector<std::string> lines = {
+      "Where is Tom?",           "", "  \t", "\xff\xfe", "?!", "where is tom is where", "tom",
+      std::string("tom\0tom", 7)};
   const EncodedInput in = encode_input(vocab, lines, "in.txt", 1, nullptr, warnings);
   ASSERT_EQ(in.lines.size(), lines.size());
   EXPECT_EQ(in.lines[0].sources, (Ids{{2, 3, 4}}));
@@ -31,11 +32,14 @@ TEST(InputLines, EveryLineHasOneOutcome) {
   EXPECT_EQ(in.lines[5].sources, (Ids{{2, 3}, {4, 3, 2}}));
   EXPECT_EQ(in.lines[5].gaps, (std::vector<std::string>{"", " "}));
   EXPECT_EQ(in.lines[6].sources, (Ids{{4}}));
-  EXPECT_EQ(in.first, (std::vector<size_t>{0, 1, 1, 1, 1, 1, 3}));
+  EXPECT_EQ(in.lines[4].trail, "?!");  // nothing to translate: copied
+  EXPECT_TRUE(in.lines[7].sources.empty());
+  EXPECT_EQ(in.first, (std::vector<size_t>{0, 1, 1, 1, 1, 1, 3, 4}));
   EXPECT_EQ(in.sources.size(), 4u);
   const std::string text = warnings.str();
   EXPECT_NE(text.find("in.txt:4: invalid UTF-8"), std::string::npos) << text;
-  EXPECT_NE(text.find("in.txt:5: no source token"), std::string::npos) << text;
+  EXPECT_EQ(text.find("in.txt:5:"), std::string::npos) << text;
+  EXPECT_NE(text.find("in.txt:8: a NUL byte"), std::string::npos) << text;
   EXPECT_EQ(text.find("in.txt:6:"), std::string::npos) << "split, not cut: " << text;
   EXPECT_EQ(text.find("in.txt:1:"), std::string::npos) << text;
 }
@@ -112,18 +116,51 @@ TEST(InputLines, APieceInLowerOrTitleCaseIsReadInSentenceCaseWithKnownNames) {
       vocab, {"where is tom ? tom met nasa .", "Where Is Tom ? Tom Met NASA", "Tom met Ian ."},
       "in.txt", 1, nullptr, warnings);
   EXPECT_EQ(in.lines[0].texts, (std::vector<std::string>{"Where is Tom ? Tom met NASA ."}));
-  EXPECT_EQ(in.lines[1].texts, (std::vector<std::string>{"Where is Tom ? Tom met NASA"}));
+  EXPECT_EQ(in.lines[1].texts, (std::vector<std::string>{"Where is Tom ? Tom met NASA."}));
   EXPECT_EQ(in.lines[2].texts, (std::vector<std::string>{"Tom met Ian ."}));  // as it is
   EXPECT_EQ(in.lines[0].capitals, (std::vector<bool>{false}));
 }
 
 TEST(InputLines, APieceCutFromASentenceInLowerCaseKeepsItsFirstLetter) {
-  // "Tom met NASA , we met NASA" is 12 ids; 8 fit: split after the comma.
+  // "Tom met NASA , we met NASA ." is 13 ids; 8 fit: split after the comma.
   const data::Vocabularies vocab = known_words_vocabularies(8);
   std::ostringstream warnings;
   const EncodedInput in =
-      encode_input(vocab, {"tom met nasa , we met nasa"}, "in.txt", 1, nullptr, warnings);
-  EXPECT_EQ(in.lines[0].texts, (std::vector<std::string>{"Tom met NASA ,", "we met NASA"}));
+      encode_input(vocab, {"tom met nasa , we met nasa ."}, "in.txt", 1, nullptr, warnings);
+  EXPECT_EQ(in.lines[0].texts, (std::vector<std::string>{"Tom met NASA ,", "we met NASA ."}));
+}
+
+TEST(InputLines, APieceWithoutFinalPunctuationIsReadWithAStopItsTranslationLoses) {
+  const auto vocab = small_vocabularies();
+  std::ostringstream warnings;
+  data::SentenceSplitter splitter("en");
+  const EncodedInput in = encode_input(vocab, {"Where is Tom", "Where is Tom? Tom is"}, "in.txt", 1,
+                                       &splitter, warnings);
+  EXPECT_EQ(in.lines[0].texts, (std::vector<std::string>{"Where is Tom."}));
+  EXPECT_EQ(in.lines[0].sources, (Ids{{2, 3, 4}}));  // the words tokenizer has no "."
+  EXPECT_EQ(join_translations(in.lines[0], {"D\u00F3nde est\u00E1 Tom."}),
+            "D\u00F3nde est\u00E1 Tom");
+  EXPECT_EQ(join_translations(in.lines[0], {"\u00BFD\u00F3nde est\u00E1 Tom?"}),
+            "\u00BFD\u00F3nde est\u00E1 Tom?");  // the model's own mark stays
+  EXPECT_EQ(in.lines[1].stopped, (std::vector<bool>{false, true}));
+  EXPECT_EQ(join_translations(in.lines[1], {"\u00BFD\u00F3nde est\u00E1 Tom?", "Tom est\u00E1."}),
+            "\u00BFD\u00F3nde est\u00E1 Tom? Tom est\u00E1");
+}
+
+TEST(InputLines, TextWithoutLettersAndTheLinesOwnMarginsAreCopied) {
+  const auto vocab = small_vocabularies();
+  std::ostringstream warnings;
+  data::SentenceSplitter splitter("en");
+  const EncodedInput in =
+      encode_input(vocab, {"42", "  $9.99 | 10:30", "\t1. Where is Tom? Tom is.  ***  "}, "in.txt",
+                   1, &splitter, warnings);
+  EXPECT_TRUE(in.lines[0].sources.empty());
+  EXPECT_EQ(join_translations(in.lines[0], {}), "42");
+  EXPECT_EQ(join_translations(in.lines[1], {}), "  $9.99 | 10:30");
+  EXPECT_EQ(in.lines[2].sources, (Ids{{2, 3, 4}, {4, 3}}));
+  EXPECT_EQ(join_translations(in.lines[2], {"\u00BFD\u00F3nde est\u00E1 Tom?", "Tom est\u00E1."}),
+            "\t1. \u00BFD\u00F3nde est\u00E1 Tom? Tom est\u00E1.  ***  ");
+  EXPECT_TRUE(warnings.str().empty()) << warnings.str();
 }
 
 TEST(InputLines, ALineOverTheByteLimitIsReportedNotTranslated) {
