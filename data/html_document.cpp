@@ -5,9 +5,11 @@
 #include <libxml/tree.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cstring>
 #include <memory>
 #include <mutex>
+#include <sstream>
 #include <unordered_set>
 
 #include "data/utf8.h"
@@ -47,6 +49,27 @@ bool is_block(std::string_view name) {
 bool is_kept_whole(std::string_view name) {
   return in_list(name, {"script", "style", "code", "kbd", "samp", "pre", "textarea", "svg", "math",
                         "template", "xmp", "plaintext"});
+}
+
+/// The value of `node`'s attribute `name` in ASCII lower case ("" when it has none).
+std::string attribute_of(const xmlNode* node, const char* name) {
+  std::string value;
+  xmlChar* raw = xmlGetProp(node, reinterpret_cast<const xmlChar*>(name));
+  if (raw != nullptr) value = reinterpret_cast<const char*>(raw);
+  xmlFree(raw);
+  for (char& c : value) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return value;
+}
+
+/// An element its author marked as not to be translated: HTML's translate="no" (names, brands,
+/// code in running text), or the class "notranslate" that Google Translate and browsers honour.
+bool marked_no_translate(const xmlNode* node) {
+  if (attribute_of(node, "translate") == "no") return true;
+  std::istringstream classes(attribute_of(node, "class"));
+  for (std::string name; classes >> name;) {
+    if (name == "notranslate") return true;
+  }
+  return false;
 }
 
 /// Elements whose text libxml2 reads raw (no entities): written back raw.
@@ -352,12 +375,13 @@ class Builder {
       return false;
     }
     const std::string_view name = name_of(node);
-    if (name == "pre" || (is_kept_whole(name) && holders_.count(node))) {
+    const bool kept = is_kept_whole(name) || marked_no_translate(node);
+    if (name == "pre" || (kept && (holders_.count(node) || is_block(name)))) {
       end_block();
       document_.markup.back() += whole_markup(node);
       return false;
     }
-    if (is_kept_whole(name)) {
+    if (kept) {
       add_point(whole_markup(node));
       return false;
     }

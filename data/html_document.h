@@ -6,8 +6,9 @@
 // recovery was modelled on), not a parser of our own: malformed markup comes back repaired,
 // every element closed and properly nested. Written back with text escaped and entities
 // decoded to the characters they stand for (their meaning kept); the contents of <script>,
-// <style>, <code>, <pre>, <textarea>, <svg> and <math>, comments and attributes are never
-// part of a block's text.
+// <style>, <code>, <kbd>, <samp>, <pre>, <textarea>, <svg>, <math> and <template>, of any
+// element marked translate="no" or with the class "notranslate", comments and attributes are
+// never part of a block's text.
 
 #include <cstddef>
 #include <stdexcept>

@@ -14,6 +14,7 @@
 #include "app/translate/translator.h"
 #include "app/translate/word_alignment.h"
 #include "data/html_document.h"
+#include "data/letter_case.h"
 #include "data/text_io.h"
 #include "data/verbatim_spans.h"
 #include "data/word_lexicon.h"
@@ -35,6 +36,55 @@ struct BlockSource {
   SegmentedText segmented;
 };
 
+/// The index of the word of `words` that holds byte `at` (or the first after it).
+size_t word_at(const std::vector<data::TextSpan>& words, size_t at) {
+  const auto found = std::upper_bound(words.begin(), words.end(), at,
+                                      [](size_t b, const data::TextSpan& w) { return b < w.end; });
+  return static_cast<size_t>(found - words.begin());
+}
+
+/// Where the items of a block of items start and end (bytes of its text; none for another
+/// block). A block of items is a menu, a breadcrumb or a row of buttons: two or more elements
+/// (links, buttons, spans) with only white space and separators outside them ("Home ·
+/// About us", one link a line), each gap between two of them holding a line break or a
+/// separator. Each item is translated on its own: read as one sentence, "Home About us
+/// Contact" comes out as nonsense that spills from one link into the next.
+std::vector<size_t> item_breaks(const data::TextBlock& block) {
+  std::vector<const data::InlineSpan*> items;
+  for (const auto& span : block.spans) {
+    if (span.parent < 0 && span.begin < span.end) items.push_back(&span);
+  }
+  if (items.size() < 2) return {};
+  std::vector<size_t> breaks;
+  size_t outside = 0;  // the end of the last item
+  for (size_t i = 0; i <= items.size(); ++i) {
+    const size_t begin = i < items.size() ? items[i]->begin : block.text.size();
+    const std::string_view gap = std::string_view(block.text).substr(outside, begin - outside);
+    if (data::has_letters(gap)) return {};
+    const bool between = i > 0 && i < items.size();
+    if (between && gap.find_first_not_of(" \t") == std::string_view::npos) return {};
+    if (i == items.size()) break;
+    breaks.push_back(items[i]->begin);
+    breaks.push_back(items[i]->end);
+    outside = items[i]->end;
+  }
+  return breaks;
+}
+
+/// The gaps between `source`'s pieces where a line break ended an item: the block's own text
+/// there (its spacing, and separators such as "·" or "|"), copied into the translation.
+void keep_item_spacing(const std::string& block_text, BlockSource& source) {
+  const auto model_words = data::text_words(source.text);
+  SegmentedText& segmented = source.segmented;
+  for (size_t k = 1; k < segmented.spans.size(); ++k) {
+    const size_t end = segmented.spans[k - 1].end, begin = segmented.spans[k].begin;
+    if (source.text.find('\n', end) >= begin) continue;
+    const size_t before = word_at(model_words, end) - 1, after = word_at(model_words, begin);
+    segmented.gaps[k] = block_text.substr(source.words[before].end,
+                                          source.words[after].begin - source.words[before].end);
+  }
+}
+
 BlockSource block_source(const data::TextBlock& block, const data::Vocabularies& vocab,
                          data::SentenceSplitter* splitter) {
   BlockSource source;
@@ -42,11 +92,21 @@ BlockSource block_source(const data::TextBlock& block, const data::Vocabularies&
   if (source.words.empty()) return source;
   source.lead = block.text.substr(0, source.words.front().begin);
   source.trail = block.text.substr(source.words.back().end);
+  const std::vector<size_t> breaks = item_breaks(block);
+  size_t previous_end = 0;
   for (const auto& word : source.words) {
-    if (!source.text.empty()) source.text += ' ';
+    if (!source.text.empty()) {
+      // A line break between two items: a sentence end to the segmenter.
+      const bool item_break = std::any_of(breaks.begin(), breaks.end(), [&](size_t at) {
+        return previous_end <= at && at <= word.begin;
+      });
+      source.text += item_break ? '\n' : ' ';
+    }
     source.text.append(block.text, word.begin, word.size());
+    previous_end = word.end;
   }
   source.segmented = segment_text(vocab, source.text, splitter);
+  if (!breaks.empty()) keep_item_spacing(block.text, source);
   return source;
 }
 
@@ -117,13 +177,6 @@ std::vector<size_t> target_token_starts(const data::Vocabularies& vocab,
   return starts;
 }
 
-/// The index of the word of `words` that holds byte `at` (or the first after it).
-size_t word_at(const std::vector<data::TextSpan>& words, size_t at) {
-  const auto found = std::upper_bound(words.begin(), words.end(), at,
-                                      [](size_t b, const data::TextSpan& w) { return b < w.end; });
-  return static_cast<size_t>(found - words.begin());
-}
-
 /// The lexicon's form of each of `words` (spans of `text`).
 std::vector<std::string> lexicon_words(std::string_view text,
                                        const std::vector<data::TextSpan>& words, bool target) {
@@ -133,13 +186,13 @@ std::vector<std::string> lexicon_words(std::string_view text,
   return out;
 }
 
-/// weights[t][w] for target word t of `text` (the block's translation, pieces at `offsets`
+/// weights[t][w] for target word t of `text` (the block's translation, pieces at `placed`
 /// after the block's lead) and the block's source word w: the attention of t's tokens (their
 /// mean) on w's (their sum), weighed with the model's word lexicon where it has one.
 std::vector<std::vector<float>> word_weights(
     const TrainedModel& trained, const data::WordLexicon* lexicon, const BlockSource& source,
     const std::vector<const model::Hypothesis*>& best, const std::string& text,
-    const std::vector<data::TextSpan>& target_words, const std::vector<size_t>& offsets) {
+    const std::vector<data::TextSpan>& target_words, const std::vector<data::TextSpan>& placed) {
   const SegmentedText& segmented = source.segmented;
   const auto model_words = data::text_words(source.text);
   const size_t n_target = target_words.size(), n_source = model_words.size();
@@ -163,7 +216,7 @@ std::vector<std::vector<float>> word_weights(
     const auto starts = target_token_starts(*trained.vocab, best[k]->tokens);
     const auto columns = std::min<size_t>(token_words.size(), attention.size(1));
     for (size_t j = 0; j < starts.size() && j < static_cast<size_t>(attention.size(0)); ++j) {
-      const size_t t = word_at(target_words, source.lead.size() + offsets[k] +
+      const size_t t = word_at(target_words, source.lead.size() + placed[k].begin +
                                                  data::shifted_offset(starts[j], inserted));
       if (t >= n_target) continue;
       const float* row = attention[static_cast<int64_t>(j)].data_ptr<float>();
@@ -182,6 +235,30 @@ std::vector<std::vector<float>> word_weights(
                             lexicon_words(text, target_words, true), *lexicon);
 }
 
+/// The words of each piece of `source` and of its translation (`placed` in the block's
+/// translation after its lead, whose words are `target_words`).
+std::vector<WordAlignment::Piece> piece_words(const BlockSource& source,
+                                              const std::vector<data::TextSpan>& placed,
+                                              const std::vector<data::TextSpan>& target_words) {
+  const auto source_words = data::text_words(source.text);
+  auto words_within = [](const std::vector<data::TextSpan>& words, size_t begin, size_t end) {
+    const size_t lo = word_at(words, begin);
+    size_t hi = lo;
+    while (hi < words.size() && words[hi].end <= end) ++hi;
+    return std::pair<size_t, size_t>{lo, hi};
+  };
+  std::vector<WordAlignment::Piece> pieces;
+  for (size_t k = 0; k < placed.size(); ++k) {
+    const auto& span = source.segmented.spans[k];
+    const auto [source_lo, source_hi] = words_within(source_words, span.begin, span.end);
+    const size_t at = source.lead.size();
+    const auto [target_lo, target_hi] =
+        words_within(target_words, at + placed[k].begin, at + placed[k].end);
+    pieces.push_back({source_lo, source_hi, target_lo, target_hi});
+  }
+  return pieces;
+}
+
 /// The block translated: its markup with the inline spans placed by attention.
 std::string translated_block(const TrainedModel& trained, const data::WordLexicon* lexicon,
                              const data::TextBlock& block, const BlockSource& source,
@@ -189,8 +266,8 @@ std::string translated_block(const TrainedModel& trained, const data::WordLexico
   std::vector<std::string> translations;
   for (const auto* h : best)
     translations.push_back(h ? trained.vocab->decode_target(h->tokens) : "");
-  std::vector<size_t> offsets;
-  const std::string joined = join_translations(source.segmented, translations, &offsets);
+  std::vector<data::TextSpan> placed;
+  const std::string joined = join_translations(source.segmented, translations, &placed);
   if (joined.empty()) return data::block_markup(block);
   const std::string text = source.lead + joined + source.trail;
   if (block.spans.empty()) return data::escape_html_text(text);
@@ -198,7 +275,8 @@ std::string translated_block(const TrainedModel& trained, const data::WordLexico
   alignment.source_words = source.words;
   alignment.target_words = data::text_words(text);
   alignment.links = symmetric_alignment(
-      word_weights(trained, lexicon, source, best, text, alignment.target_words, offsets));
+      word_weights(trained, lexicon, source, best, text, alignment.target_words, placed));
+  alignment.pieces = piece_words(source, placed, alignment.target_words);
   return data::block_markup({text, place_spans(block.spans, alignment, block.text, text)});
 }
 

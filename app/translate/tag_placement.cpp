@@ -1,7 +1,10 @@
 #include "app/translate/tag_placement.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
+#include <cstring>
+#include <optional>
 #include <stdexcept>
 
 namespace atento {
@@ -31,9 +34,29 @@ std::vector<std::vector<size_t>> targets_of_sources(const WordAlignment& alignme
   return targets;
 }
 
-/// Where a span of the source would go, before any nesting: the hull of the target words
-/// aligned to its words; for none, the target word at the same relative place; for a span
-/// without words, a point after the target words of the source word before it.
+/// The target words of the sentences whose source words are exactly [first, end), when they are
+/// whole ones (all the words when the alignment has no pieces).
+std::optional<WordRange> whole_pieces(const WordAlignment& alignment, size_t first, size_t end) {
+  if (alignment.pieces.empty()) {
+    if (first == 0 && end == alignment.source_words.size()) {
+      return WordRange{0, alignment.target_words.size()};
+    }
+    return std::nullopt;
+  }
+  std::optional<size_t> lo;
+  for (const auto& piece : alignment.pieces) {
+    if (piece.source_begin == first) lo = piece.target_begin;
+    if (lo && piece.source_end == end && piece.target_end > *lo) {
+      return WordRange{*lo, piece.target_end};
+    }
+  }
+  return std::nullopt;
+}
+
+/// Where a span of the source would go, before any nesting: every target word of the sentences
+/// that a span covers whole; else the hull of the target words aligned to its words; for none, the
+/// target word at the same relative place; for a span without words, a point after the target
+/// words of the source word before it.
 WordRange wanted_range(const data::InlineSpan& span, const WordAlignment& alignment,
                        const std::vector<std::vector<size_t>>& targets) {
   const auto& words = alignment.source_words;
@@ -58,6 +81,8 @@ WordRange wanted_range(const data::InlineSpan& span, const WordAlignment& alignm
                                       : *std::max_element(aligned.begin(), aligned.end()) + 1;
     return {at, at};
   }
+  // A span over whole sentences (a menu item's link, a heading in <strong>): their translations.
+  if (const auto whole = whole_pieces(alignment, first, last + 1)) return *whole;
   size_t lo = n_target, hi = 0;
   for (size_t s = first; s <= last; ++s) {
     for (size_t t : targets[s]) {
@@ -136,6 +161,36 @@ void trim_punctuation(data::InlineSpan& span, std::string_view source_span,
   }
 }
 
+bool is_space_at(std::string_view text, size_t at) {
+  return at < text.size() && std::isspace(static_cast<unsigned char>(text[at]));
+}
+
+/// `point` (markup at one place: an image, a <code>) put at byte `at` of `target` with the white
+/// space it had around it at byte `source_at` of `source` ("Run <code>ls</code> now." →
+/// "Ejecuta <code>ls</code> ahora.", not "Ejecuta<code>ls</code> ahora."): after the target's
+/// space when it had one before it, with a space added where the target has none.
+void space_point(data::InlineSpan& point, size_t at, size_t source_at, std::string_view source,
+                 std::string_view target) {
+  // Before the punctuation that ends the word before it, when punctuation followed it in the
+  // source ("at <code>555</code>, please." → "<code>555</code>, por favor", not "…,<code>").
+  auto is_mark = [](char c) { return std::strchr(".,;:!?", c) != nullptr && c != '\0'; };
+  if (source_at < source.size() && is_mark(source[source_at])) {
+    while (at > 0 && is_mark(target[at - 1]) && at - 1 > 0 && !is_space_at(target, at - 2)) --at;
+  }
+  const bool before = source_at > 0 && is_space_at(source, source_at - 1);
+  const bool after = is_space_at(source, source_at);
+  if (before && is_space_at(target, at)) {
+    ++at;
+  } else if (before && at > 0 && !is_space_at(target, at - 1)) {
+    point.open.insert(0, " ");
+  }
+  // An empty element's space goes after its end tag, not inside it.
+  if (after && at < target.size() && !is_space_at(target, at)) {
+    (point.close.empty() ? point.open : point.close) += ' ';
+  }
+  point.begin = point.end = at;
+}
+
 }  // namespace
 
 std::vector<data::InlineSpan> place_spans(const std::vector<data::InlineSpan>& spans,
@@ -164,13 +219,19 @@ std::vector<data::InlineSpan> place_spans(const std::vector<data::InlineSpan>& s
                          target);
       }
     } else {
-      // A point: after the word before it, within the parent's bytes.
-      size_t at = range.lo == 0 ? (words.empty() ? 0 : words[0].begin) : words[range.lo - 1].end;
+      // A point: after the word before it (before the first word: where it stood, when that
+      // was before the source's first word too), within the parent's bytes.
+      const size_t source_first =
+          alignment.source_words.empty() ? source.size() : alignment.source_words[0].begin;
+      size_t at = range.lo > 0                     ? words[range.lo - 1].end
+                  : words.empty()                  ? 0
+                  : spans[i].begin <= source_first ? std::min(spans[i].begin, words[0].begin)
+                                                   : words[0].begin;
       if (span.parent >= 0) {
         const auto& parent = placed[static_cast<size_t>(span.parent)];
         at = std::min(std::max(at, parent.begin), parent.end);
       }
-      span.begin = span.end = at;
+      space_point(span, at, spans[i].begin, source, target);
     }
   }
   // Points after the previous sibling's end and before the next's start: enforce byte order

@@ -23,6 +23,13 @@ struct WordAlignment {
   std::vector<data::TextSpan> target_words;  ///< bytes of each word of the translation
   /// Per target word: the source words aligned to it (indices into source_words; may be none).
   std::vector<std::vector<size_t>> links;
+  /// The sentences translated on their own, in order, as [begin, end) ranges of word indices:
+  /// an element over the whole of one or more of them covers the whole of their translations.
+  /// None: the text is one.
+  struct Piece {
+    size_t source_begin, source_end, target_begin, target_end;
+  };
+  std::vector<Piece> pieces;
 };
 
 /// `spans` (over `source`, as data::TextBlock holds them) placed over its translation `target`

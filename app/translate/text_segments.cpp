@@ -96,7 +96,7 @@ SegmentedText segment_text(const data::Vocabularies& vocab, std::string_view tex
 
 std::string join_translations(const SegmentedText& segmented,
                               const std::vector<std::string>& translations,
-                              std::vector<size_t>* offsets) {
+                              std::vector<data::TextSpan>* placed) {
   if (translations.size() != segmented.sources.size()) {
     throw std::logic_error("join_translations: one translation per piece expected");
   }
@@ -104,12 +104,13 @@ std::string join_translations(const SegmentedText& segmented,
   for (size_t i = 0; i < translations.size(); ++i) {
     // A piece translated to nothing leaves no doubled spacing behind.
     if (!text.empty() && !translations[i].empty()) text += segmented.gaps[i];
-    if (offsets != nullptr) offsets->push_back(text.size());
+    const size_t begin = text.size();
     const std::string unstopped =
         segmented.stopped[i] ? data::without_added_stop(translations[i]) : translations[i];
     const std::string cased = segmented.capitals[i] ? data::upper_case(unstopped) : unstopped;
     text +=
         segmented.kept[i].spans.empty() ? cased : data::restore_verbatim(cased, segmented.kept[i]);
+    if (placed != nullptr) placed->push_back({begin, text.size()});
   }
   return text + segmented.trail;
 }

@@ -58,10 +58,10 @@ SegmentedText segment_text(const data::Vocabularies& vocab, std::string_view tex
 /// The pieces' translations (one per source of `segmented`; those of pieces read with a stop
 /// added without it, those of pieces in capitals upper-cased, each with its addresses and emoji
 /// put back) joined with its gaps, between its
-/// lead and trail; `offsets` (optional) receives where each translation starts in the result.
+/// lead and trail; `placed` (optional) receives the bytes of each translation in the result.
 std::string join_translations(const SegmentedText& segmented,
                               const std::vector<std::string>& translations,
-                              std::vector<size_t>* offsets = nullptr);
+                              std::vector<data::TextSpan>* placed = nullptr);
 
 /// The message for `cut` runs of text cut to a source length of `src_len` tokens ("" for none),
 /// as atento-translate's warning and atento-serve's "warnings" field say it.

@@ -101,6 +101,27 @@ check_html "$WORK/verbatim.html" "$WORK/verbatim.es.html" 2>"$WORK/check.err" \
   && [ "$(grep -o 'tom@example.com' "$WORK/verbatim.es.html" | wc -l)" = 1 ] \
   && pass "emoji and an address in HTML text kept once each, tags in order" \
   || fail "emoji and addresses in HTML: $(cat "$WORK/verbatim.es.html") $(tail -1 "$WORK/check.err")"
+# A menu: each link or button translated on its own, as text mode translates its text, wholly
+# inside its element; separators and line breaks between them kept.
+items=("Where is the station?" "Good morning" "Thank you.")
+printf '<nav><a href="/">%s</a> | <a href="/b">%s</a>\n  <button>%s</button></nav>\n' \
+  "${items[@]}" >"$WORK/menu.html"
+mapfile -t items_es < <(printf '%s\n' "${items[@]}" | "$T" --model "$model" 2>/dev/null)
+printf '<nav><a href="/">%s</a> | <a href="/b">%s</a>\n  <button>%s</button></nav>\n' \
+  "${items_es[@]}" >"$WORK/menu.expected.html"
+"$T" --model "$model" --format html --input "$WORK/menu.html" >"$WORK/menu.es.html" 2>/dev/null
+cmp -s "$WORK/menu.es.html" "$WORK/menu.expected.html" \
+  && pass "a menu's items each translated as text mode translates them, separators kept" \
+  || fail "menu: $(cat "$WORK/menu.es.html") instead of $(cat "$WORK/menu.expected.html")"
+# Cells without letters copied; elements marked translate="no" (or class notranslate) kept.
+printf '<table><tr><td>42</td><td>$9.99</td><td>10:30</td></tr></table>\n<p>Ask <span translate="no">Big Apple</span> now.</p><p class="notranslate">Keep this.</p>\n' \
+  >"$WORK/kept.html"
+"$T" --model "$model" --format html --input "$WORK/kept.html" >"$WORK/kept.es.html" 2>/dev/null
+grep -qF '<table><tr><td>42</td><td>$9.99</td><td>10:30</td></tr></table>' "$WORK/kept.es.html" \
+  && grep -qF '<span translate="no">Big Apple</span>' "$WORK/kept.es.html" \
+  && grep -qF '<p class="notranslate">Keep this.</p>' "$WORK/kept.es.html" \
+  && pass "numbers copied; translate=\"no\" and notranslate kept as they are" \
+  || fail "kept markup: $(cat "$WORK/kept.es.html")"
 
 # --- the word lexicon that tags are placed with -------------------------------------------
 if [ -z "${ATENTO_E2E_MODEL:-}" ]; then

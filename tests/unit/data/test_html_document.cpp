@@ -110,6 +110,20 @@ TEST(HtmlDocument, ScriptStyleCodePreAndCommentsAreNeverText) {
   EXPECT_NE(out.find("<textarea>typed &amp; kept</textarea>"), std::string::npos) << out;
 }
 
+TEST(HtmlDocument, ElementsMarkedNotToBeTranslatedAreNeverText) {
+  const std::string html =
+      "<p>The book <em translate=\"no\">Good Morning</em> came out.</p>"
+      "<p>Ask <span class=\"brand notranslate\">Big Apple</span> now.</p>"
+      "<div TRANSLATE=\"No\"><p>Keep this.</p></div><p translate=\"yes\">Read this.</p>";
+  const auto document = parse_html(html);
+  EXPECT_EQ(texts(document),
+            (std::vector<std::string>{"The book  came out.", "Ask  now.", "Read this."}));
+  const std::string out = render_html(document);
+  EXPECT_EQ(out, html.substr(0, html.find("<div")) +
+                     "<div translate=\"No\"><p>Keep this.</p></div>" +
+                     "<p translate=\"yes\">Read this.</p>");
+}
+
 TEST(HtmlDocument, WholeDocumentsKeepDoctypeHeadAndBody) {
   const std::string html =
       "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>Hi</title></head>"

@@ -51,6 +51,19 @@ TEST(TagPlacement, SpanFollowsItsWordsWhenTheyMove) {
             "\u00BF<i>Tengo</i>?");
 }
 
+TEST(TagPlacement, ASpanOverEveryWordCoversTheWholeTranslation) {
+  // "About us" → "Sobre nosotros", "About" aligned to nothing: the link is still every word.
+  EXPECT_EQ(placed("About us", "Sobre nosotros", {span("About us", "About us", "a")},
+                   align("About us", "Sobre nosotros", {{}, {1}})),
+            "<a>Sobre nosotros</a>");
+  // Without the punctuation its source words did not have; its children placed within it.
+  const std::string source = "Opening hours.", target = "Horario de apertura.";
+  EXPECT_EQ(
+      placed(source, target, {span(source, "Opening hours", "b"), span(source, "hours", "i", 0)},
+             align(source, target, {{1}, {}, {0}})),
+      "<b><i>Horario</i> de apertura</b>.");
+}
+
 TEST(TagPlacement, SeveralWordsBecomeOneContiguousSpan) {
   const std::string source = "the big house", target = "la casa muy grande";
   const auto alignment = align(source, target, {{0}, {2}, {1}, {1}});
@@ -100,8 +113,18 @@ TEST(TagPlacement, UnalignedSpanTakesTheWordAtTheSamePlace) {
 TEST(TagPlacement, PointsGoAfterTheWordBeforeThem) {
   const std::string source = "Run this now", target = "Ejecuta esto ahora";
   const auto alignment = align(source, target, {{0}, {1}, {2}});
-  data::InlineSpan image{4, 4, "<img src=\"x\">", "", -1};  // after "Run "
-  EXPECT_EQ(placed(source, target, {image}, alignment), "Ejecuta<img src=\"x\"> esto ahora");
+  data::InlineSpan image{4, 4, "<img src=\"x\">", "", -1};  // after "Run ", before "this"
+  EXPECT_EQ(placed(source, target, {image}, alignment), "Ejecuta <img src=\"x\">esto ahora");
+  // With the white space it had around it, before the punctuation that followed it.
+  const std::string code_source = "Run  now", code_target = "Ejecuta ahora";
+  data::InlineSpan code{4, 4, "<code>ls</code>", "", -1};
+  EXPECT_EQ(placed(code_source, code_target, {code}, align(code_source, code_target, {{0}, {1}})),
+            "Ejecuta <code>ls</code> ahora");
+  const std::string end_source = "Call me at , please.", end_target = "Ll\u00E1mame, por favor.";
+  data::InlineSpan number{11, 11, "<code>555</code>", "", -1};
+  EXPECT_EQ(placed(end_source, end_target, {number},
+                   align(end_source, end_target, {{0, 1, 2}, {4}, {4}})),
+            "Ll\u00E1mame <code>555</code>, por favor.");
   data::InlineSpan first{0, 0, "<!--c-->", "", -1};
   EXPECT_EQ(placed(source, target, {first}, alignment), "<!--c-->Ejecuta esto ahora");
 }
