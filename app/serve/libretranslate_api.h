@@ -17,8 +17,17 @@ namespace atento {
 /// A request that cannot be served; `status` is the HTTP status to answer with (4xx).
 class ApiError : public std::runtime_error {
  public:
-  ApiError(int status, const std::string& message) : std::runtime_error(message), status(status) {}
+  /// A NUL in `message` (a value of the request quoted) is written as the six characters \u0000:
+  /// what() is a C string, which would end there.
+  ApiError(int status, const std::string& message)
+      : std::runtime_error(without_nul(message)), status(status) {}
   int status;
+
+ private:
+  static std::string without_nul(std::string text) {
+    for (size_t at; (at = text.find('\0')) != std::string::npos;) text.replace(at, 1, "\\u0000");
+    return text;
+  }
 };
 
 /// The language codes a model translates between (its data.source_lang, data.target_lang).
@@ -95,6 +104,9 @@ std::string languages_response(const LanguagePair& languages);
 /// The English name of a language code, as LibreTranslate lists it ("en" → "English"); the
 /// code itself for one not known here.
 std::string language_name(const std::string& code);
+
+/// The Content-Type of every answer of the API.
+constexpr const char* kJson = "application/json";
 
 /// {"error": message}.
 std::string error_response(const std::string& message);

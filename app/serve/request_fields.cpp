@@ -4,6 +4,9 @@
 
 #include <cctype>
 #include <nlohmann/json.hpp>
+#include <set>
+
+#include "app/serve/libretranslate_api.h"
 
 namespace atento {
 
@@ -12,6 +15,10 @@ namespace {
 bool is_json(const httplib::Request& req) {
   const std::string type = req.get_header_value("Content-Type");
   return type.empty() || type.find("json") != std::string::npos;
+}
+
+bool is_form(const httplib::Request& req) {
+  return req.get_header_value("Content-Type").rfind("application/x-www-form-urlencoded", 0) == 0;
 }
 
 }  // namespace
@@ -47,12 +54,31 @@ std::string form_encode(const std::string& text) {
 }
 
 std::pair<std::string, std::string> translate_body(const httplib::Request& req) {
-  if (!req.is_multipart_form_data()) return {req.body, req.get_header_value("Content-Type")};
+  const std::string type = req.get_header_value("Content-Type");
+  if (!req.is_multipart_form_data() && !is_form(req) && !(type.empty() && req.body.empty())) {
+    return {req.body, type};
+  }
   std::string body;
-  for (const auto& [name, field] : req.files) {
-    if (!field.filename.empty()) continue;  // an uploaded file is not a field of /translate
+  std::set<std::string> names;
+  auto add = [&](const std::string& name, const std::string& value) {
     if (!body.empty()) body += '&';
-    body += form_encode(name) + '=' + form_encode(field.content);
+    body += form_encode(name) + '=' + form_encode(value);
+    names.insert(name);
+  };
+  if (!req.is_multipart_form_data()) {
+    for (const auto& [name, value] : parse_form(req.body)) add(name, value);
+  }
+  for (const auto& [name, field] : req.files) {
+    if (field.filename.empty()) add(name, field.content);  // a file is no field of /translate
+  }
+  // The query string's fields that the body lacks: LibreTranslate reads a form request's
+  // fields with Flask's request.values, the query string's and the body's together.
+  const size_t query = req.target.find('?');
+  if (query != std::string::npos) {
+    const auto in_body = names;
+    for (const auto& [name, value] : parse_form(req.target.substr(query + 1))) {
+      if (in_body.count(name) == 0) add(name, value);
+    }
   }
   return {body, "application/x-www-form-urlencoded"};
 }

@@ -16,9 +16,11 @@ namespace atento {
 /// parameter (as Flask's request.values); none when absent or not a string.
 std::optional<std::string> request_field(const httplib::Request& req, const std::string& name);
 
-/// The body and Content-Type that parse_translate_request (libretranslate_api.h) reads: the
-/// request's own, or for multipart/form-data its fields other than files re-encoded as an
-/// application/x-www-form-urlencoded body (a repeated q stays an array, as in forms).
+/// The body and Content-Type that parse_translate_request (libretranslate_api.h) reads: a JSON
+/// body as it is; for a form (application/x-www-form-urlencoded, multipart/form-data, or an
+/// empty body without a JSON type) its fields other than files and the query string's fields
+/// that it lacks, as an application/x-www-form-urlencoded body (a repeated q stays an array);
+/// any other body as it is. Throws ApiError 400 on a malformed %-escape.
 std::pair<std::string, std::string> translate_body(const httplib::Request& req);
 
 /// `text` %-encoded for an application/x-www-form-urlencoded body.

@@ -28,10 +28,14 @@ void note_translated(size_t characters, size_t sentences) {
   current().sentences += sentences;
 }
 
-void on_request_done(httplib::Server& server, std::function<void(const RequestRecord&)> done) {
-  server.set_pre_routing_handler([](const httplib::Request&, httplib::Response&) {
+void on_request_done(httplib::Server& server,
+                     std::function<bool(const httplib::Request&, httplib::Response&)> answer_early,
+                     std::function<void(const RequestRecord&)> done) {
+  server.set_pre_routing_handler([answer_early = std::move(answer_early)](
+                                     const httplib::Request& req, httplib::Response& res) {
     current() = Current{Stopwatch(), 0, 0};
-    return httplib::Server::HandlerResponse::Unhandled;
+    return answer_early && answer_early(req, res) ? httplib::Server::HandlerResponse::Handled
+                                                  : httplib::Server::HandlerResponse::Unhandled;
   });
   server.set_logger(
       [done = std::move(done)](const httplib::Request& req, const httplib::Response& res) {

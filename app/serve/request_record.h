@@ -10,7 +10,9 @@
 
 namespace httplib {
 class Server;
-}
+struct Request;
+struct Response;
+}  // namespace httplib
 
 namespace atento {
 
@@ -29,7 +31,10 @@ struct RequestRecord {
 void note_translated(size_t characters, size_t sentences);
 
 /// Calls `done` once per answered request, after the answer is written, on its thread
-/// (httplib's pre-routing handler and logger; nothing else may set those).
-void on_request_done(httplib::Server& server, std::function<void(const RequestRecord&)> done);
+/// (httplib's pre-routing handler and logger; nothing else may set those). `answer_early`
+/// answers a request before it is routed (its body unread) when it returns true.
+void on_request_done(httplib::Server& server,
+                     std::function<bool(const httplib::Request&, httplib::Response&)> answer_early,
+                     std::function<void(const RequestRecord&)> done);
 
 }  // namespace atento

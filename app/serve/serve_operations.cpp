@@ -20,7 +20,8 @@ ServeOperations::ServeOperations(const ServeArgs& args)
       keys_(load_keys(args.api_keys_file)),
       limiter_(args.req_limit),
       access_(keys_, limiter_),
-      log_(args.no_access_log ? nullptr : std::make_unique<AccessLog>(args.access_log)) {
+      log_(args.no_access_log ? nullptr : std::make_unique<AccessLog>(args.access_log)),
+      max_body_(args.max_body) {
   check_cors_origins(cors_.origins);
 }
 
@@ -31,7 +32,7 @@ std::function<void(size_t)> ServeOperations::batch_observer() {
 void ServeOperations::install(httplib::Server& server, const ApiLimits& limits,
                               std::function<size_t()> queue_depth, FileTranslators translators) {
   register_cors(server, cors_);
-  on_request_done(server, [this](const RequestRecord& record) {
+  on_request_done(server, refuse_unframed_body, [this](const RequestRecord& record) {
     metrics_.observe(record);
     if (log_) log_->write(record);
   });
@@ -43,7 +44,8 @@ void ServeOperations::install(httplib::Server& server, const ApiLimits& limits,
   settings.files = supported_file_formats(translators);
   settings.languages = limits.languages;
   register_frontend_settings(server, settings);
-  register_translate_file(server, access_, limits, files_, std::move(translators));
+  register_translate_file(
+      server, guarded_post(translate_file_handler(limits, files_, std::move(translators))), files_);
 }
 
 std::string ServeOperations::summary() const {

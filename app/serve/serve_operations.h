@@ -1,9 +1,9 @@
 #pragma once
 // What atento-serve does besides translating, built from its flags: CORS (--cors-origin), API
-// keys (--api-keys) and rate limits (--req-limit) on the translating endpoints, the access log
-// (--access-log, --no-access-log), GET /metrics, GET /frontend/settings, and
-// POST /translate_file with GET /download_file/NAME. server.cpp makes one, installs it, and
-// wraps each translating handler with guard().
+// keys (--api-keys) and rate limits (--req-limit) on the translating endpoints, request bodies
+// bounded by --max-body, the access log (--access-log, --no-access-log), GET /metrics,
+// GET /frontend/settings, and POST /translate_file with GET /download_file/NAME. server.cpp
+// makes one, installs it, and registers each translating handler through guarded_post().
 
 #include <functional>
 #include <memory>
@@ -12,6 +12,7 @@
 #include "app/serve/access_control.h"
 #include "app/serve/access_log.h"
 #include "app/serve/api_keys.h"
+#include "app/serve/bounded_body.h"
 #include "app/serve/cors.h"
 #include "app/serve/metrics.h"
 #include "app/serve/rate_limiter.h"
@@ -37,9 +38,10 @@ class ServeOperations {
   void install(httplib::Server& server, const ApiLimits& limits,
                std::function<size_t()> queue_depth, FileTranslators translators);
 
-  /// `handler` behind the rate limit and the API key check (429, 403).
-  AccessControl::Handler guard(AccessControl::Handler handler) {
-    return access_.guard(std::move(handler));
+  /// A POST route's handler: `handler` with its body read at most --max-body bytes
+  /// (bounded_body.h), behind the rate limit and the API key check (429, 403).
+  httplib::Server::HandlerWithContentReader guarded_post(AccessControl::Handler handler) {
+    return bounded_body(max_body_, access_.guard(std::move(handler)));
   }
 
   /// A line for the start-up message: which of these are on.
@@ -53,6 +55,7 @@ class ServeOperations {
   std::unique_ptr<AccessLog> log_;
   Metrics metrics_;
   TranslatedFiles files_;
+  size_t max_body_;
 };
 
 }  // namespace atento

@@ -34,8 +34,6 @@ namespace atento {
 
 namespace {
 
-constexpr const char* kJson = "application/json";
-
 /// The decoding workers' job: encode, decode as one batch, detokenize, on `threads` intra-op
 /// threads. An empty (or blank) line gives an empty translation without decoding, as in
 /// atento-translate.
@@ -193,13 +191,15 @@ void configure(httplib::Server& server, const ServeArgs& args, RequestBatcher& b
   server.Get("/languages", [&limits](const httplib::Request&, httplib::Response& res) {
     res.set_content(languages_response(limits.languages), kJson);
   });
-  server.Post("/translate", ops.guard([&batcher, &limits, &trained](const httplib::Request& req,
-                                                                    httplib::Response& res) {
-    handle_translate(req, res, batcher, limits, trained);
-  }));
-  server.Post("/detect", ops.guard([&limits](const httplib::Request& req, httplib::Response& res) {
-    handle_detect(req, res, limits);
-  }));
+  server.Post("/translate",
+              ops.guarded_post([&batcher, &limits, &trained](const httplib::Request& req,
+                                                             httplib::Response& res) {
+                handle_translate(req, res, batcher, limits, trained);
+              }));
+  server.Post("/detect",
+              ops.guarded_post([&limits](const httplib::Request& req, httplib::Response& res) {
+                handle_detect(req, res, limits);
+              }));
   FileTranslators files{
       [&batcher, &trained](const TranslateRequest& request) {
         return translated_text(translate_json(request, batcher, trained));
@@ -222,7 +222,7 @@ void serve_page(httplib::Server& server, AttentionEndpoint& attention, ServeOper
     });
   }
   server.Post("/attention",
-              ops.guard([&attention](const httplib::Request& req, httplib::Response& res) {
+              ops.guarded_post([&attention](const httplib::Request& req, httplib::Response& res) {
                 JsonAnswer answer =
                     attention.answer(req.body, req.get_header_value("Content-Type"));
                 res.status = answer.status;

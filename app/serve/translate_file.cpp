@@ -13,8 +13,6 @@ namespace atento {
 
 namespace {
 
-constexpr const char* kJson = "application/json";
-
 [[noreturn]] void missing(const std::string& name) {
   throw ApiError(400, "Invalid request: missing " + name + " parameter");
 }
@@ -137,23 +135,27 @@ std::string translated_text(const std::string& response) {
   return nlohmann::json::parse(response).at("translatedText").get<std::string>();
 }
 
-void register_translate_file(httplib::Server& server, AccessControl& access,
-                             const ApiLimits& limits, TranslatedFiles& files,
-                             FileTranslators translators) {
-  server.Post("/translate_file",
-              access.guard([&limits, &files, translators = std::move(translators)](
-                               const httplib::Request& req, httplib::Response& res) {
-                try {
-                  translate_file(req, res, limits, files, translators);
-                } catch (const ApiError& e) {
-                  res.status = e.status;
-                  res.set_content(error_response(e.what()), kJson);
-                } catch (const QueueFull& e) {
-                  res.status = 503;
-                  res.set_header("Retry-After", "1");
-                  res.set_content(error_response(e.what()), kJson);
-                }  // anything else: the server's exception handler (500)
-              }));
+AccessControl::Handler translate_file_handler(const ApiLimits& limits, TranslatedFiles& files,
+                                              FileTranslators translators) {
+  return [&limits, &files, translators = std::move(translators)](const httplib::Request& req,
+                                                                 httplib::Response& res) {
+    try {
+      translate_file(req, res, limits, files, translators);
+    } catch (const ApiError& e) {
+      res.status = e.status;
+      res.set_content(error_response(e.what()), kJson);
+    } catch (const QueueFull& e) {
+      res.status = 503;
+      res.set_header("Retry-After", "1");
+      res.set_content(error_response(e.what()), kJson);
+    }  // anything else: the server's exception handler (500)
+  };
+}
+
+void register_translate_file(httplib::Server& server,
+                             httplib::Server::HandlerWithContentReader post,
+                             TranslatedFiles& files) {
+  server.Post("/translate_file", std::move(post));
   server.Get("/download_file/(.+)", [&files](const httplib::Request& req, httplib::Response& res) {
     download_file(req, res, files);
   });

@@ -5,6 +5,8 @@
 // minutes (app/serve/translated_files.h). Plain text (.txt) is translated line by line in
 // windows of whole lines of at most --max-chars characters, each like a POST /translate.
 
+#include <httplib.h>
+
 #include <functional>
 #include <string>
 #include <vector>
@@ -12,10 +14,6 @@
 #include "app/serve/access_control.h"
 #include "app/serve/libretranslate_api.h"
 #include "app/serve/translated_files.h"
-
-namespace httplib {
-class Server;
-}
 
 namespace atento {
 
@@ -47,10 +45,14 @@ std::vector<std::string> text_windows(const std::string& text, size_t max_chars)
 /// The "translatedText" string of a POST /translate answer (translate_response's JSON).
 std::string translated_text(const std::string& response);
 
-/// Registers POST /translate_file (behind `access`) and GET /download_file/(NAME).
-/// Everything passed must outlive the server.
-void register_translate_file(httplib::Server& server, AccessControl& access,
-                             const ApiLimits& limits, TranslatedFiles& files,
-                             FileTranslators translators);
+/// The handler of POST /translate_file: `limits` and `files` must outlive it.
+AccessControl::Handler translate_file_handler(const ApiLimits& limits, TranslatedFiles& files,
+                                              FileTranslators translators);
+
+/// Registers POST /translate_file (`post`: translate_file_handler, guarded and with its body
+/// bounded) and GET /download_file/(NAME). `files` must outlive the server.
+void register_translate_file(httplib::Server& server,
+                             httplib::Server::HandlerWithContentReader post,
+                             TranslatedFiles& files);
 
 }  // namespace atento

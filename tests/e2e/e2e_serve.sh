@@ -148,6 +148,23 @@ post '{"q": ["a","b","c","d","e","f","g","h","i"], "source": "en", "target": "es
 expect_json_error 400 "more strings than --max-strings"
 post "{\"q\": \"$(head -c 70000 /dev/zero | tr '\0' a)\", \"source\": \"en\", \"target\": \"es\"}"
 expect_json_error 413 "body over --max-body"
+head -c 70000 /dev/zero | tr '\0' a | sed 's/^/{"q": "/; s/$/", "source": "en", "target": "es"}/' \
+  >"$WORK/long.json"
+code=$(curl -s -o "$WORK/body" -w '%{http_code}' -H 'Content-Type: application/json' \
+  -H 'Transfer-Encoding: chunked' --data-binary @"$WORK/long.json" "$URL/translate")
+expect_json_error 413 "a chunked body over --max-body"
+code=$(curl -s -o "$WORK/body" -w '%{http_code}' -F file=@"$WORK/long.json;filename=long.txt" \
+  -H 'Transfer-Encoding: chunked' -F source=en -F target=es "$URL/translate_file")
+expect_json_error 413 "a chunked upload over --max-body"
+code=$(curl -s -o "$WORK/body" -w '%{http_code}' -m 3 -X POST "$URL/translate?q=Hi.&source=en&target=es")
+expect_json_error 411 "a POST without a Content-Length, at once"
+query=$(python3 -c 'import sys, urllib.parse; print(urllib.parse.quote(sys.argv[1]))' \
+  "$(head -1 "$WORK/lines.en")")
+code=$(curl -s -o "$WORK/body" -w '%{http_code}' -d '' "$URL/translate?q=$query&source=en&target=es")
+[ "$code" = 200 ] && python3 -c 'import json, sys; assert json.load(open(sys.argv[1]))["translatedText"] \
+  == open(sys.argv[2], encoding="utf-8").readline().rstrip("\n")' "$WORK/body" "$WORK/expected.es" \
+  && pass "a form request's fields from the query string, translated as atento-translate does" \
+  || fail "query-string fields: $code $(cat "$WORK/body")"
 post 'q=Hello&source=en&target=es' text/plain; expect_json_error 415 "unsupported Content-Type"
 code=$(curl -s -o "$WORK/body" -w '%{http_code}' "$URL/nowhere"); expect_json_error 404 "unknown path"
 # 70 lines in one string: 70 sentences for a queue of 64.

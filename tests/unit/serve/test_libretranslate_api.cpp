@@ -231,6 +231,18 @@ TEST(ServeApiTest, AutoRefusesTextInAnotherLanguageSayingWhich) {
   }
 }
 
+TEST(ServeApiTest, AValueWithANulIsQuotedWholeInTheError) {
+  try {
+    parse_translate_request(R"({"q":"Hi","source":"en","target":"x\u0000yz"})", kJsonType,
+                            limits());
+    FAIL() << "an unknown target accepted";
+  } catch (const ApiError& e) {
+    EXPECT_EQ(e.status, 400);
+    EXPECT_NE(std::string(e.what()).find("x\\u0000yz is not supported"), std::string::npos)
+        << e.what();
+  }
+}
+
 TEST(ServeApiTest, AutoTakesTheSourceLanguageWhenNothingIsIdentified) {
   auto r = parse_translate_request(R"({"q":"42","source":"auto","target":"es"})", kJsonType,
                                    limits());
