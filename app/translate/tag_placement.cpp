@@ -16,6 +16,7 @@ namespace {
 struct WordRange {
   size_t lo = 0;
   size_t hi = 0;
+  bool whole = false;  ///< the whole of one or more sentences' translations
 };
 
 /// Target words aligned to each source word.
@@ -39,7 +40,7 @@ std::vector<std::vector<size_t>> targets_of_sources(const WordAlignment& alignme
 std::optional<WordRange> whole_pieces(const WordAlignment& alignment, size_t first, size_t end) {
   if (alignment.pieces.empty()) {
     if (first == 0 && end == alignment.source_words.size()) {
-      return WordRange{0, alignment.target_words.size()};
+      return WordRange{0, alignment.target_words.size(), true};
     }
     return std::nullopt;
   }
@@ -47,7 +48,7 @@ std::optional<WordRange> whole_pieces(const WordAlignment& alignment, size_t fir
   for (const auto& piece : alignment.pieces) {
     if (piece.source_begin == first) lo = piece.target_begin;
     if (lo && piece.source_end == end && piece.target_end > *lo) {
-      return WordRange{*lo, piece.target_end};
+      return WordRange{*lo, piece.target_end, true};
     }
   }
   return std::nullopt;
@@ -144,16 +145,17 @@ size_t mark_at(std::string_view text, const std::string_view (&marks)[N], bool a
   return 0;
 }
 
-/// `span` (over `target`) without the punctuation at its ends that `source_span` does not have.
-void trim_punctuation(data::InlineSpan& span, std::string_view source_span,
-                      std::string_view target) {
+/// `span` (over `target`) without the punctuation at its ends that `source_span` does not have
+/// (at its end only, for a span over whole sentences: Spanish opens a question with "¿").
+void trim_punctuation(data::InlineSpan& span, std::string_view source_span, std::string_view target,
+                      bool whole_sentences) {
   if (mark_at(source_span, kTrailing, true) == 0) {
     while (size_t n = mark_at(target.substr(span.begin, span.end - span.begin), kTrailing, true)) {
       if (span.end - span.begin <= n) break;
       span.end -= n;
     }
   }
-  if (mark_at(source_span, kLeading, false) == 0) {
+  if (!whole_sentences && mark_at(source_span, kLeading, false) == 0) {
     while (size_t n = mark_at(target.substr(span.begin, span.end - span.begin), kLeading, false)) {
       if (span.end - span.begin <= n) break;
       span.begin += n;
@@ -215,8 +217,8 @@ std::vector<data::InlineSpan> place_spans(const std::vector<data::InlineSpan>& s
       span.begin = words[range.lo].begin;
       span.end = words[range.hi - 1].end;
       if (spans[i].end <= source.size() && spans[i].begin < spans[i].end) {
-        trim_punctuation(span, source.substr(spans[i].begin, spans[i].end - spans[i].begin),
-                         target);
+        trim_punctuation(span, source.substr(spans[i].begin, spans[i].end - spans[i].begin), target,
+                         range.whole);
       }
     } else {
       // A point: after the word before it (before the first word: where it stood, when that

@@ -62,6 +62,11 @@ TEST(TagPlacement, ASpanOverEveryWordCoversTheWholeTranslation) {
       placed(source, target, {span(source, "Opening hours", "b"), span(source, "hours", "i", 0)},
              align(source, target, {{1}, {}, {0}})),
       "<b><i>Horario</i> de apertura</b>.");
+  // A question's opening mark with it.
+  const std::string question = "Where is it?", pregunta = "\u00BFD\u00F3nde est\u00E1?";
+  EXPECT_EQ(placed(question, pregunta, {span(question, question, "a")},
+                   align(question, pregunta, {{0}, {1, 2}})),
+            "<a>\u00BFD\u00F3nde est\u00E1?</a>");
 }
 
 TEST(TagPlacement, SeveralWordsBecomeOneContiguousSpan) {
