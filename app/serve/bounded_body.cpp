@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "app/serve/libretranslate_api.h"
+#include "app/serve/request_fields.h"
 
 namespace atento {
 namespace {
@@ -47,7 +48,7 @@ httplib::Server::HandlerWithContentReader bounded_body(size_t max_body, PostHand
       reply(res, 400, "Bad Request: the request body could not be read");
     } else {
       // As httplib does for a body it reads itself: a form's fields become parameters.
-      if (req.get_header_value("Content-Type").rfind("application/x-www-form-urlencoded", 0) == 0) {
+      if (is_form(req)) {
         httplib::detail::parse_query_text(filled.body, filled.params);
       }
       handler(filled, res);

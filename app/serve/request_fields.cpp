@@ -17,11 +17,11 @@ bool is_json(const httplib::Request& req) {
   return type.empty() || type.find("json") != std::string::npos;
 }
 
+}  // namespace
+
 bool is_form(const httplib::Request& req) {
   return req.get_header_value("Content-Type").rfind("application/x-www-form-urlencoded", 0) == 0;
 }
-
-}  // namespace
 
 std::optional<std::string> request_field(const httplib::Request& req, const std::string& name) {
   if (req.is_multipart_form_data() && req.has_file(name)) {

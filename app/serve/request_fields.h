@@ -12,6 +12,9 @@ struct Request;
 
 namespace atento {
 
+/// True when the body is an application/x-www-form-urlencoded form.
+bool is_form(const httplib::Request& req);
+
 /// A field's value as a string: a JSON string member, a form or multipart field, or a query
 /// parameter (as Flask's request.values); none when absent or not a string.
 std::optional<std::string> request_field(const httplib::Request& req, const std::string& name);

@@ -1,7 +1,6 @@
 #include "app/translate/tag_placement.h"
 
 #include <algorithm>
-#include <cctype>
 #include <cmath>
 #include <cstring>
 #include <optional>
@@ -164,7 +163,7 @@ void trim_punctuation(data::InlineSpan& span, std::string_view source_span, std:
 }
 
 bool is_space_at(std::string_view text, size_t at) {
-  return at < text.size() && std::isspace(static_cast<unsigned char>(text[at]));
+  return at < text.size() && data::is_ascii_white_space(text[at]);
 }
 
 /// `point` (markup at one place: an image, a <code>) put at byte `at` of `target` with the white
@@ -175,9 +174,9 @@ void space_point(data::InlineSpan& point, size_t at, size_t source_at, std::stri
                  std::string_view target) {
   // Before the punctuation that ends the word before it, when punctuation followed it in the
   // source ("at <code>555</code>, please." → "<code>555</code>, por favor", not "…,<code>").
-  auto is_mark = [](char c) { return std::strchr(".,;:!?", c) != nullptr && c != '\0'; };
+  auto is_mark = [](char c) { return c != '\0' && std::strchr(".,;:!?", c) != nullptr; };
   if (source_at < source.size() && is_mark(source[source_at])) {
-    while (at > 0 && is_mark(target[at - 1]) && at - 1 > 0 && !is_space_at(target, at - 2)) --at;
+    while (at > 1 && is_mark(target[at - 1]) && !is_space_at(target, at - 2)) --at;
   }
   const bool before = source_at > 0 && is_space_at(source, source_at - 1);
   const bool after = is_space_at(source, source_at);
