@@ -6,6 +6,7 @@
 
 #include <set>
 
+#include "data/text_span.h"
 #include "data/utf8.h"
 
 namespace atento::data {
@@ -245,6 +246,33 @@ std::string sentence_case(std::string_view text, const WordPieces& pieces, bool 
     out += best_known_form(std::string_view(cased).substr(i, end - i), pieces);
     i = end;
   }
+  return out;
+}
+
+std::string capitalise_first_letter(std::string_view text) {
+  if (text.empty()) return std::string(text);
+  const CodePoint first = decode_utf8(text, 0);
+  if (!first.valid || !is_lower(first.value)) return std::string(text);
+  std::string out = title_case_first(text.substr(0, first.length));
+  out.append(text.substr(first.length));
+  return out;
+}
+
+std::string lower_case_first_letter(std::string_view text) {
+  size_t i = 0;
+  CodePoint cp{};
+  while (i < text.size() && (cp = decode_utf8(text, i)).valid &&
+         (cp.value == U'\u00BF' || cp.value == U'\u00A1' || is_ascii_white_space(text[i]))) {
+    i += cp.length;
+  }
+  if (i >= text.size() || !cp.valid || !is_upper(cp.value)) return std::string(text);
+  if (i + cp.length < text.size()) {
+    const CodePoint next = decode_utf8(text, i + cp.length);
+    if (next.valid && is_upper(next.value)) return std::string(text);  // a word in capitals
+  }
+  std::string out(text.substr(0, i));
+  append_utf8(out, lower(cp.value));
+  out.append(text.substr(i + cp.length));
   return out;
 }
 

@@ -53,6 +53,15 @@ using WordPieces = std::function<std::size_t(const std::string& word)>;
 std::string sentence_case(std::string_view text, const WordPieces& pieces,
                           bool opens_sentence = true);
 
+/// `text` with its first letter in title case when it opens with a lower-case one: a clause
+/// cut from its sentence ("and I left.") read as the sentence openings the model learned from.
+std::string capitalise_first_letter(std::string_view text);
+
+/// `text` (a translation) with its first letter in lower case: the first after any opening
+/// "¿", "¡" and white space, unless the word it opens is in capitals ("ONU"). The translation of
+/// a clause that continues a sentence ("…, y me fui.").
+std::string lower_case_first_letter(std::string_view text);
+
 /// `text` (UTF-8) in upper case (Unicode's full mappings: "ß" → "SS").
 std::string upper_case(std::string_view text);
 

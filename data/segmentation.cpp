@@ -129,6 +129,9 @@ std::vector<TextSpan> SentenceSplitter::split(std::string_view text) {
 
 namespace {
 
+// The dashes that stand between two clauses with a space on each side: -, en dash, em dash.
+constexpr std::string_view kClauseDashes[] = {"-", "\xE2\x80\x93", "\xE2\x80\x94"};
+
 // Where a clause may end: after ';', ':' or ',' (then a space), or after a dash standing
 // between spaces (" - ", " – ", " — "). Returns the boundary's position (the end of the left
 // part), or npos.
@@ -139,8 +142,10 @@ size_t clause_end(std::string_view text, size_t i) {
     return i + 1;
   }
   if (c == ' ') {
-    for (std::string_view dash : {"- ", "\xE2\x80\x93 ", "\xE2\x80\x94 "}) {  // -, en, em dash
-      if (text.substr(i + 1, dash.size()) == dash) return i + dash.size();
+    for (std::string_view dash : kClauseDashes) {
+      if (text.substr(i + 1, dash.size()) == dash && text.substr(i + 1 + dash.size(), 1) == " ") {
+        return i + 1 + dash.size();
+      }
     }
   }
   return std::string_view::npos;
@@ -168,38 +173,54 @@ size_t space_at(std::string_view text, size_t i) {
   return is_ascii_white_space(text[i]) ? i : std::string_view::npos;
 }
 
-void split_into(std::string_view text, TextSpan span,
-                const std::function<bool(std::string_view)>& fits, std::vector<Segment>& out) {
+void split_into(std::string_view text, TextSpan span, const PieceMeasure& measure,
+                std::vector<Segment>& out) {
   span = trimmed(text, span.begin, span.end);
   if (span.size() == 0) return;
-  if (fits(text.substr(span.begin, span.size()))) {
+  const PieceLength length = measure(text.substr(span.begin, span.size()));
+  if (length == PieceLength::kShort) {
     out.push_back({span, false});
     return;
   }
   size_t at = middle_boundary(text, span, clause_end);
-  if (at == std::string_view::npos) at = middle_boundary(text, span, space_at);
+  if (at == std::string_view::npos && length == PieceLength::kTooLong) {
+    at = middle_boundary(text, span, space_at);
+  }
   if (at == std::string_view::npos) {
-    out.push_back({span, true});
+    out.push_back({span, length == PieceLength::kTooLong});
     return;
   }
-  split_into(text, {span.begin, at}, fits, out);
-  split_into(text, {at, span.end}, fits, out);
+  split_into(text, {span.begin, at}, measure, out);
+  split_into(text, {at, span.end}, measure, out);
 }
 
 }  // namespace
 
 std::vector<Segment> split_to_fit(std::string_view text, TextSpan span,
-                                  const std::function<bool(std::string_view)>& fits) {
+                                  const PieceMeasure& measure) {
   std::vector<Segment> out;
-  split_into(text, span, fits, out);
+  split_into(text, span, measure, out);
   return out;
 }
 
 std::vector<Segment> segment_text(SentenceSplitter& splitter, std::string_view text,
-                                  const std::function<bool(std::string_view)>& fits) {
+                                  const PieceMeasure& measure) {
   std::vector<Segment> out;
-  for (const TextSpan& sentence : splitter.split(text)) split_into(text, sentence, fits, out);
+  for (const TextSpan& sentence : splitter.split(text)) split_into(text, sentence, measure, out);
   return out;
+}
+
+size_t clause_ending(std::string_view piece) {
+  if (piece.empty()) return std::string_view::npos;
+  const char last = piece.back();
+  if (last == ';' || last == ':' || last == ',') return piece.size() - 1;
+  for (std::string_view dash : kClauseDashes) {
+    const size_t size = dash.size() + 1;  // the space before it
+    if (piece.size() > size && piece.substr(piece.size() - size) == " " + std::string(dash)) {
+      return piece.size() - size;
+    }
+  }
+  return std::string_view::npos;
 }
 
 bool opens_sentence(std::string_view text, size_t begin) {

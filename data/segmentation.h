@@ -1,10 +1,11 @@
 #pragma once
 // Segmentation of real text into what a model trained on single sentences can translate: a
 // paragraph on one line becomes its sentences, and a sentence longer than the model's source
-// length becomes clauses that fit. Sentences come from ICU's sentence BreakIterator (Unicode UAX
-// #29) with the locale's sentence-break suppressions ("Mr. Smith", "e.g.", "U.S."): a maintained
-// segmenter with data for many languages, where a regular expression of our own would get
-// numbers ("3.5 km"), ellipses, quotes and "?!" wrong in ways nobody keeps up to date.
+// length, or longer than the sentences it learned from, becomes clauses. Sentences come from ICU's
+// sentence BreakIterator (Unicode UAX #29) with the locale's sentence-break suppressions ("Mr.
+// Smith", "e.g.", "U.S."): a maintained segmenter with data for many languages, where a regular
+// expression of our own would get numbers ("3.5 km"), ellipses, quotes and "?!" wrong in ways
+// nobody keeps up to date.
 
 #include <cstddef>
 #include <functional>
@@ -46,17 +47,32 @@ struct Segment {
   bool too_long = false;
 };
 
-/// `span` of `text` in pieces that each `fits`: whole when it fits; else split at the clause
-/// boundary (after ';', ':', ',', or around a dash between spaces) nearest its middle, else at
-/// the space nearest its middle, and each half split again until it fits. A run with no such
-/// boundary that does not fit is one piece marked too_long. The pieces cover the span in order,
-/// without the spaces between them: no text is lost.
+/// How long a piece of text is for the model that will translate it.
+enum class PieceLength {
+  kShort,    ///< translated whole
+  kLong,     ///< fits the source length but is longer than the sentences the model learned
+             ///< from: split at its clause boundaries where it has any, else whole
+  kTooLong,  ///< longer than the source length: split at clause boundaries, else between
+             ///< words; a single run of text is cut
+};
+using PieceMeasure = std::function<PieceLength(std::string_view piece)>;
+
+/// `span` of `text` in pieces by `measure`: whole when it is short; else split at the clause
+/// boundary (after ';', ':', ',', or around a dash between spaces) nearest its middle, else (when
+/// too long) at the space nearest its middle, and each half split again by the same rule. A run
+/// with no such boundary that is too long is one piece marked too_long. The pieces cover the
+/// span in order, without the spaces between them: no text is lost.
 std::vector<Segment> split_to_fit(std::string_view text, TextSpan span,
-                                  const std::function<bool(std::string_view)>& fits);
+                                  const PieceMeasure& measure);
 
 /// Every sentence of `text` (splitter.split), each split_to_fit: the pieces of the whole text.
 std::vector<Segment> segment_text(SentenceSplitter& splitter, std::string_view text,
-                                  const std::function<bool(std::string_view)>& fits);
+                                  const PieceMeasure& measure);
+
+/// Where `piece` ends with the mark of a clause boundary that split_to_fit cuts after (',',
+/// ';', ':', or a dash after a space: the space included): the byte where that ending starts;
+/// npos for a piece that does not end so.
+size_t clause_ending(std::string_view piece);
 
 /// True when the piece that starts at byte `begin` of `text` opens a sentence: nothing but
 /// white space before it, or a sentence-ending mark (., !, ?), a closing quote or a closing

@@ -36,12 +36,13 @@ bool lacks_final_stop(std::string_view text) {
   return last.valid && !u_ispunct(static_cast<UChar32>(last.value));
 }
 
-std::string without_added_stop(std::string_view translation) {
+std::string without_added_stop(std::string_view translation, std::string_view ending) {
   const size_t end = end_before_closing(translation);
   if (end == 0 || translation[end - 1] != '.' || (end > 1 && translation[end - 2] == '.')) {
     return std::string(translation);
   }
   std::string out(translation.substr(0, end - 1));
+  out.append(ending);
   out.append(translation.substr(end));
   return out;
 }

@@ -16,9 +16,10 @@ namespace atento::data {
 /// ("About us", 'He said "hi"', "It costs 5 €"; not "Hi.", "Why?", "Well,").
 bool lacks_final_stop(std::string_view text);
 
-/// `translation` of a text read with a stop added, without it: one final full stop taken off
-/// (before the white space and closing quotes after it); a question or exclamation mark, or an
-/// ellipsis, is the model's own and stays.
-std::string without_added_stop(std::string_view translation);
+/// `translation` of a text read with a stop added, without it: one final full stop (before the
+/// white space and closing quotes after it) replaced by `ending` (the clause mark the text ended
+/// with, data::clause_ending, or nothing); a question or exclamation mark, or an ellipsis, is
+/// the model's own and stays, without `ending`.
+std::string without_added_stop(std::string_view translation, std::string_view ending = "");
 
 }  // namespace atento::data

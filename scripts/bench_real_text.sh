@@ -3,7 +3,8 @@
 # segmentation, against the same sentences translated one per line and joined; and the same
 # paragraphs with curly apostrophes and quotes, in capitals, in lower case and in title case, and
 # with emoji and web and e-mail addresses, as documents write them; and the sentences without
-# their final punctuation, as search boxes and chat write them.
+# their final punctuation, as search boxes and chat write them; and long sentences (several joined
+# with commas and "and"), clause by clause and whole.
 #   scripts/bench_real_text.sh [MODEL_DIR [atento-eval flags...]]   (default runs/base)
 #   SENTENCES=N: only the first N unseen-source sentences (default: all of them)
 # The set: the test split's unseen-source pairs (English never in the model's train.tsv), in
@@ -48,6 +49,10 @@ eval_json verbatim_ceiling "$out/verbatim.tsv" --hyps "$out/verbatim_ceiling.es"
 eval_json unpunctuated "$out/unpunctuated.tsv" --output "$out/unpunctuated.es"
 python3 scripts/real_text_set.py --unpunctuated-ceiling "$out"
 eval_json unpunctuated_ceiling "$out/unpunctuated.tsv" --hyps "$out/unpunctuated_ceiling.es"
+eval_json long "$out/long.tsv" --output "$out/long.es"
+eval_json long_whole "$out/long.tsv" --set translate.long_sentence_tokens=0
+python3 scripts/real_text_set.py --long-ceiling "$model/train.tsv" "$out"
+eval_json long_ceiling "$out/long.tsv" --hyps "$out/long_ceiling.es"
 # Their ceiling: the plain paragraphs' own translations in capitals, against the same references.
 python3 -c 'import sys; sys.stdout.writelines(l.upper() for l in open(sys.argv[1], encoding="utf-8"))' \
   "$out/paragraphs.es" >"$out/paragraphs.upper.es"
@@ -70,7 +75,10 @@ rows = [("sentences, one per line", "sentences"),
         ("paragraphs with emoji and addresses", "verbatim"),
         ("their sentences' translations with the same added", "verbatim_ceiling"),
         ("sentences without final punctuation (refs too)", "unpunctuated"),
-        ("the sentences' translations without theirs", "unpunctuated_ceiling")]
+        ("the sentences' translations without theirs", "unpunctuated_ceiling"),
+        ("long sentences, clause by clause", "long"),
+        ("long sentences, whole (long_sentence_tokens=0)", "long_whole"),
+        ("their sentences' translations joined so", "long_ceiling")]
 print("%-46s %7s %7s %7s" % ("set", "lines", "BLEU", "chrF"))
 for label, name in rows:
     r = json.load(open("%s/%s.json" % (d, name)))

@@ -18,7 +18,13 @@ references with the same at the same places; OUT_DIR/verbatim.ops: per sentence,
 (the sentence's translation with the same added is the ceiling of that row).
 OUT_DIR/unpunctuated.tsv: the sentences, one per line, without their final punctuation, their
 references too (search boxes, chat, headings: "where is the station").
+OUT_DIR/long.tsv: long sentences, as documents have them and the corpus does not: runs of 2 to
+4 consecutive sentences that end with a full stop joined into one with commas and a final "and"
+("I missed the bus, it rained, and Tom left."), their references with commas and "y";
+OUT_DIR/long.groups: the sentences (lines of sentences.tsv, from 0) in each.
 real_text_set.py --verbatim-ceiling OUT_DIR: that ceiling, from OUT_DIR/sentences.es;
+real_text_set.py --long-ceiling TRAIN.tsv OUT_DIR: OUT_DIR/long_ceiling.es, the sentences' own
+translations joined as their long sentences are;
 real_text_set.py --unpunctuated-ceiling OUT_DIR: OUT_DIR/unpunctuated_ceiling.es, the
 sentences' own translations (OUT_DIR/sentences.es) without their final punctuation.
 """
@@ -95,6 +101,61 @@ def verbatim_ceiling(out_dir):
         i += n
 
 
+def casing(train_path):
+    """lower(lang, word): True when TRAIN writes `word` (language 0 English, 1 Spanish) in lower
+    case more often than capitalised inside its sentences: a word, not a name ("I" aside)."""
+    low, cap = {}, {}
+    for line in open(train_path, encoding="utf-8"):
+        for lang, text in enumerate(line.rstrip("\n").split("\t")[:2]):
+            for w in text.split()[1:]:
+                w = w.strip(".,;:!?\"'\u00bf\u00a1")
+                if w:
+                    d = low if w[0].islower() else cap
+                    d[(lang, w.lower())] = d.get((lang, w.lower()), 0) + 1
+    return lambda lang, w: w != "I" and low.get((lang, w.lower()), 0) > cap.get((lang, w.lower()), 0)
+
+
+def join_clauses(sentences, lang, lower):
+    """Sentences that end with a full stop as one: commas between them, "and" / "y" before the
+    last, each after the first opening in lower case where its first word is not a name."""
+    out = sentences[0][:-1]
+    for k, sentence in enumerate(sentences[1:], 1):
+        last = k == len(sentences) - 1
+        word = sentence.split()[0].strip(".,;:!?\"'\u00bf\u00a1") if sentence.split() else ""
+        if word and lower(lang, word):
+            sentence = sentence[0].lower() + sentence[1:]
+        joiner = (", and " if lang == 0 else " y ") if last else ", "
+        out += joiner + (sentence if last else sentence[:-1])
+    return out
+
+
+def long_ceiling(train_path, out_dir):
+    lower = casing(train_path)
+    hyps = [l.rstrip("\n") for l in open(out_dir + "/sentences.es", encoding="utf-8")]
+    with open(out_dir + "/long_ceiling.es", "w", encoding="utf-8") as out:
+        for line in open(out_dir + "/long.groups"):
+            group = [hyps[int(k)] for k in line.split()]
+            group = [h if h.endswith(".") else h + "." for h in group]
+            out.write(join_clauses(group, 1, lower) + "\n")
+
+
+def write_long(pairs, train_path, out_dir):
+    lower, rng = casing(train_path), random.Random(99)
+    stopped = [k for k, (en, es) in enumerate(pairs)
+               if en.endswith(".") and es.endswith(".") and not en.endswith("..")]
+    with open(out_dir + "/long.tsv", "w", encoding="utf-8") as lt, \
+         open(out_dir + "/long.groups", "w") as lg:
+        i = 0
+        while i + 1 < len(stopped):
+            group = stopped[i:i + rng.randint(2, 4)]
+            i += len(group)
+            if len(group) < 2:
+                break
+            lt.write(join_clauses([pairs[k][0] for k in group], 0, lower) + "\t" +
+                     join_clauses([pairs[k][1] for k in group], 1, lower) + "\n")
+            lg.write(" ".join(map(str, group)) + "\n")
+
+
 def main():
     train = {l.split("\t")[0] for l in open(sys.argv[1], encoding="utf-8")}
     seen, pairs = set(), []
@@ -136,11 +197,14 @@ def main():
             vo.writelines("%s\t%s\n" % op for op in ops)
             z.write("%d\n" % len(group))
             i += n
+    write_long(pairs, sys.argv[1], sys.argv[3])
 
 
 if __name__ == "__main__":
     if sys.argv[1] == "--verbatim-ceiling":
         verbatim_ceiling(sys.argv[2])
+    elif sys.argv[1] == "--long-ceiling":
+        long_ceiling(sys.argv[2], sys.argv[3])
     elif sys.argv[1] == "--unpunctuated-ceiling":
         unpunctuated_ceiling(sys.argv[2])
     else:

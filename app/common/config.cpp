@@ -262,6 +262,7 @@ void visit(V& v, C& o, const TranslateOptions*) {
   v("batch_size", o.batch_size);
   v("use_cache", o.use_cache);
   v("split_sentences", o.split_sentences);
+  v("long_sentence_tokens", o.long_sentence_tokens);
   v("threads", o.threads);
   v("device", o.device);
   v("precision", o.precision, kPrecisions);
@@ -536,6 +537,8 @@ void validate_translate(const TranslateOptions& s) {
   check(s.max_len_ratio > 0, "translate.max_len_ratio", "must be positive");
   check(s.max_len_extra >= 0, "translate.max_len_extra", "must not be negative");
   check(s.batch_size >= 1, "translate.batch_size", "must be positive");
+  check(s.long_sentence_tokens >= 0, "translate.long_sentence_tokens",
+        "must not be negative (0 = split only what is longer than the source length)");
   check(s.threads >= 0, "translate.threads", "must not be negative (0 = all cores)");
   check(is_device_name(s.device), "translate.device",
         "expected cpu, cuda or cuda:N, got '" + s.device + "'");

@@ -50,7 +50,7 @@ JsonAnswer AttentionEndpoint::answer(const std::string& body, const std::string&
     thread_local int64_t threads_set = 0;
     if (threads_set != threads_) threads_set = (set_threads(threads_), threads_);
     if (trained_.config.translate.split_sentences && !splitter_) {
-      splitter_.emplace(trained_.config.data.source_lang);
+      splitter_.emplace(trained_.config);
     }
     check_size(request);
     const auto records =

@@ -12,7 +12,7 @@
 
 #include "app/model_dir/model_dir.h"
 #include "app/serve/libretranslate_api.h"
-#include "data/segmentation.h"
+#include "app/translate/text_segments.h"
 
 namespace atento {
 
@@ -53,7 +53,7 @@ class AttentionEndpoint {
   const ApiLimits& limits_;
   int64_t threads_;
   std::mutex decoding_;                             ///< one request decodes at a time
-  std::optional<data::SentenceSplitter> splitter_;  ///< used under decoding_
+  std::optional<Segmenter> splitter_;               ///< used under decoding_
 };
 
 }  // namespace atento

@@ -18,9 +18,9 @@ HtmlResult translate_html_document(TrainedModel& trained, const std::string& htm
   // OpenMP's thread count belongs to each thread: set it on the connection thread that decodes.
   thread_local bool threads_set = false;
   if (!threads_set) threads_set = (set_threads(trained.config.translate.threads), true);
-  thread_local std::optional<data::SentenceSplitter> splitter;
+  thread_local std::optional<Segmenter> splitter;
   const bool split = trained.config.translate.split_sentences;
-  if (split && !splitter) splitter.emplace(trained.config.data.source_lang);
+  if (split && !splitter) splitter.emplace(trained.config);
   auto search = search_options(trained);
   if (beam > 0) search.beam = beam;
   HtmlTranslation done;

@@ -6,7 +6,7 @@
 namespace atento {
 
 SegmentedJobs segment_jobs(const std::vector<TranslationJob>& jobs, const data::Vocabularies& vocab,
-                           data::SentenceSplitter* splitter) {
+                           Segmenter* splitter) {
   SegmentedJobs out;
   for (const TranslationJob& job : jobs) {
     out.first.push_back(out.pieces.size());

@@ -10,7 +10,6 @@
 
 #include "app/serve/request_batcher.h"
 #include "app/translate/text_segments.h"
-#include "data/segmentation.h"
 #include "data/tokenizer.h"
 
 namespace atento {
@@ -26,7 +25,7 @@ struct SegmentedJobs {
 /// Splits every job's text (valid UTF-8) into pieces, sentence by sentence when `splitter` is
 /// given; each piece a job with its job's beam and n_best.
 SegmentedJobs segment_jobs(const std::vector<TranslationJob>& jobs, const data::Vocabularies& vocab,
-                           data::SentenceSplitter* splitter);
+                           Segmenter* splitter);
 
 /// One result per job: its k-th translation joins its pieces' k-th (a piece's last when it has
 /// fewer) with its spacing; a job without pieces gets one empty translation.

@@ -76,7 +76,7 @@ std::vector<nlohmann::json> attention_records(
 
 nlohmann::json lines_attention(TrainedModel& trained, const std::vector<std::string>& lines,
                                model::SearchOptions search, size_t alternatives,
-                               data::SentenceSplitter* splitter) {
+                               Segmenter* splitter) {
   search.record_attention = true;
   search.n_best = static_cast<int64_t>(alternatives) + 1;  // at most the beam: the caller's check
   std::ostringstream warnings;                             // skipped lines simply have no record

@@ -11,7 +11,7 @@
 
 #include "app/model_dir/model_dir.h"
 #include "app/translate/input_lines.h"
-#include "data/segmentation.h"
+#include "app/translate/text_segments.h"
 #include "model/search.h"
 
 namespace atento {
@@ -38,6 +38,6 @@ std::vector<nlohmann::json> attention_records(
 /// `alternatives` as attention_records() says.
 nlohmann::json lines_attention(TrainedModel& trained, const std::vector<std::string>& lines,
                                model::SearchOptions search, size_t alternatives,
-                               data::SentenceSplitter* splitter);
+                               Segmenter* splitter);
 
 }  // namespace atento

@@ -86,7 +86,7 @@ void keep_item_spacing(const std::string& block_text, BlockSource& source) {
 }
 
 BlockSource block_source(const data::TextBlock& block, const data::Vocabularies& vocab,
-                         data::SentenceSplitter* splitter) {
+                         Segmenter* splitter) {
   BlockSource source;
   source.words = data::text_words(block.text);
   if (source.words.empty()) return source;
@@ -283,7 +283,7 @@ std::string translated_block(const TrainedModel& trained, const data::WordLexico
 }  // namespace
 
 HtmlTranslation translate_html(TrainedModel& trained, std::string_view html,
-                               model::SearchOptions search, data::SentenceSplitter* splitter) {
+                               model::SearchOptions search, Segmenter* splitter) {
   const data::HtmlDocument document = data::parse_html(html);
   const data::WordLexicon* lexicon = word_lexicon(trained);
   search.record_attention = true;

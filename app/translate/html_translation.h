@@ -11,7 +11,7 @@
 #include <string_view>
 
 #include "app/model_dir/model_dir.h"
-#include "data/segmentation.h"
+#include "app/translate/text_segments.h"
 #include "model/search.h"
 
 namespace atento {
@@ -33,7 +33,7 @@ struct HtmlTranslation {
 /// without any source token is kept as it was. Throws data::HtmlError for HTML that cannot be
 /// read (invalid UTF-8, NUL, nesting deeper than 256).
 HtmlTranslation translate_html(TrainedModel& trained, std::string_view html,
-                               model::SearchOptions search, data::SentenceSplitter* splitter);
+                               model::SearchOptions search, Segmenter* splitter);
 
 /// A whole input as one document: the file at `path`, or standard input for "". Throws
 /// std::runtime_error naming it when it holds more than kMaxHtmlBytes or cannot be read.

@@ -5,8 +5,8 @@
 namespace atento {
 
 EncodedInput encode_input(const data::Vocabularies& vocab, const std::vector<std::string>& lines,
-                          const std::string& input_name, size_t first_line,
-                          data::SentenceSplitter* splitter, std::ostream& warnings) {
+                          const std::string& input_name, size_t first_line, Segmenter* splitter,
+                          std::ostream& warnings) {
   EncodedInput in;
   in.lines.resize(lines.size());
   in.first.resize(lines.size());

@@ -9,7 +9,6 @@
 #include <vector>
 
 #include "app/translate/text_segments.h"
-#include "data/segmentation.h"
 #include "data/tokenizer.h"
 
 namespace atento {
@@ -32,7 +31,7 @@ struct EncodedInput {
 /// with `vocab`'s source tokenizer, sentence by sentence when `splitter` is given; warnings
 /// name the input and the line number and go to `warnings`.
 EncodedInput encode_input(const data::Vocabularies& vocab, const std::vector<std::string>& lines,
-                          const std::string& input_name, size_t first_line,
-                          data::SentenceSplitter* splitter, std::ostream& warnings);
+                          const std::string& input_name, size_t first_line, Segmenter* splitter,
+                          std::ostream& warnings);
 
 }  // namespace atento

@@ -33,35 +33,86 @@ struct EncodedPiece {
   data::KeptSpans kept;
   bool capitals = false;  ///< written in capitals (its addresses and emoji aside)
   bool stopped = false;   ///< read with a full stop added
+  std::string ending;     ///< the clause mark it ended with, read as that stop
+  bool continues = false;  ///< continues a sentence: read with a capital
 };
+
+/// True when the piece at `begin` of `text` is a clause that continues a sentence after a clause
+/// mark on the same line, with a word in lower case or the pronoun "I" ("…, and I left", "…, I
+/// can't find it"), not with a name.
+bool continues_sentence(std::string_view text, size_t begin, std::string_view piece) {
+  size_t end = begin;
+  while (end > 0 && (text[end - 1] == ' ' || text[end - 1] == '\t')) --end;
+  if (data::clause_ending(text.substr(0, end)) == std::string_view::npos || piece.empty()) {
+    return false;
+  }
+  if (piece[0] == 'I' && (piece.size() == 1 || !data::has_letters(piece.substr(1, 1)))) {
+    return true;
+  }
+  return data::capitalise_first_letter(piece) != piece;
+}
+
+/// `piece` (its text as the model reads it, with letters) read as a sentence, as the corpus'
+/// sentences are written: a clause mark at its end read as a full stop, a full stop added where
+/// it has no final punctuation, and its first letter capitalised where it continues a sentence.
+void read_as_sentence(EncodedPiece& piece, std::string_view text, size_t begin) {
+  const size_t mark = data::clause_ending(piece.text);
+  if (mark != std::string_view::npos) {
+    piece.ending = piece.text.substr(mark);
+    piece.text.erase(mark);
+  }
+  piece.stopped = data::lacks_final_stop(piece.text);
+  if (piece.stopped) piece.text += '.';
+  piece.continues = continues_sentence(text, begin, piece.text);
+  if (piece.continues) piece.text = data::capitalise_first_letter(piece.text);
+}
+
+/// A piece's translation as its own: the clause mark or no mark it ended with, in lower case where
+/// it continues a sentence.
+std::string own_form(const SegmentedText& segmented, size_t i, const std::string& translation) {
+  const std::string& ending = segmented.endings[i];
+  std::string own =
+      segmented.stopped[i] ? data::without_added_stop(translation, ending) : translation + ending;
+  return segmented.continues[i] ? data::lower_case_first_letter(own) : own;
+}
 
 }  // namespace
 
+Segmenter::Segmenter(const std::string& language, int64_t long_sentence_tokens)
+    : splitter(language), long_sentence_tokens(long_sentence_tokens) {}
+
+Segmenter::Segmenter(const Config& config)
+    : Segmenter(config.data.source_lang, config.translate.long_sentence_tokens) {}
+
 SegmentedText segment_text(const data::Vocabularies& vocab, std::string_view text,
-                           data::SentenceSplitter* splitter) {
+                           Segmenter* segmenter) {
   // The ids of every piece that was tried, by its offset in `text`: a piece that fits is
   // encoded once.
   std::map<std::pair<size_t, size_t>, EncodedPiece> encoded;
   const bool in_lower_case = data::is_in_lower_case(text);
-  auto fits = [&](std::string_view piece) {
+  const size_t long_tokens =
+      segmenter ? static_cast<size_t>(std::max<int64_t>(segmenter->long_sentence_tokens, 0)) : 0;
+  auto measure = [&](std::string_view piece) {
     bool truncated = false;
     const size_t begin = static_cast<size_t>(piece.data() - text.data());
     data::StrippedText stripped = data::strip_verbatim(piece);
-    EncodedPiece tried{model_text(vocab.src(), text, begin, stripped.text, in_lower_case),
-                       {},
-                       std::move(stripped.kept),
-                       data::is_in_capitals(stripped.text)};
+    EncodedPiece tried;
+    tried.text = model_text(vocab.src(), text, begin, stripped.text, in_lower_case);
+    tried.kept = std::move(stripped.kept);
+    tried.capitals = data::is_in_capitals(stripped.text);
     if (data::has_letters(tried.text)) {
-      tried.stopped = data::lacks_final_stop(tried.text);
-      if (tried.stopped) tried.text += '.';
+      read_as_sentence(tried, text, begin);
       tried.ids = vocab.encode_source(tried.text, &truncated);
     }
+    const size_t tokens = tried.ids.size();
     encoded[{begin, piece.size()}] = std::move(tried);
-    return !truncated;
+    if (truncated) return data::PieceLength::kTooLong;
+    return long_tokens > 0 && tokens > long_tokens ? data::PieceLength::kLong
+                                                   : data::PieceLength::kShort;
   };
-  const std::vector<data::Segment> pieces = splitter
-                                                ? data::segment_text(*splitter, text, fits)
-                                                : data::split_to_fit(text, {0, text.size()}, fits);
+  const std::vector<data::Segment> pieces =
+      segmenter ? data::segment_text(segmenter->splitter, text, measure)
+                : data::split_to_fit(text, {0, text.size()}, measure);
   SegmentedText out;
   size_t previous_end = 0;
   bool copied = false;  // a piece with nothing to translate was seen
@@ -82,6 +133,8 @@ SegmentedText segment_text(const data::Vocabularies& vocab, std::string_view tex
     out.kept.push_back(std::move(encoded_piece.kept));
     out.capitals.push_back(encoded_piece.capitals);
     out.stopped.push_back(encoded_piece.stopped);
+    out.endings.push_back(std::move(encoded_piece.ending));
+    out.continues.push_back(encoded_piece.continues);
     out.spans.push_back(piece.span);
     out.cut += piece.too_long ? 1 : 0;
     previous_end = piece.span.end;
@@ -105,9 +158,8 @@ std::string join_translations(const SegmentedText& segmented,
     // A piece translated to nothing leaves no doubled spacing behind.
     if (!text.empty() && !translations[i].empty()) text += segmented.gaps[i];
     const size_t begin = text.size();
-    const std::string unstopped =
-        segmented.stopped[i] ? data::without_added_stop(translations[i]) : translations[i];
-    const std::string cased = segmented.capitals[i] ? data::upper_case(unstopped) : unstopped;
+    const std::string own = own_form(segmented, i, translations[i]);
+    const std::string cased = segmented.capitals[i] ? data::upper_case(own) : own;
     text +=
         segmented.kept[i].spans.empty() ? cased : data::restore_verbatim(cased, segmented.kept[i]);
     if (placed != nullptr) placed->push_back({begin, text.size()});

@@ -91,8 +91,8 @@ std::vector<std::vector<model::Hypothesis>> translate_sources(
 std::vector<std::string> translate_texts(TrainedModel& trained,
                                          const std::vector<std::string>& texts,
                                          const model::SearchOptions& search) {
-  std::optional<data::SentenceSplitter> splitter;
-  if (trained.config.translate.split_sentences) splitter.emplace(trained.config.data.source_lang);
+  std::optional<Segmenter> splitter;
+  if (trained.config.translate.split_sentences) splitter.emplace(trained.config);
   std::vector<SegmentedText> segmented(texts.size());
   std::vector<std::vector<int64_t>> sources;
   for (size_t i = 0; i < texts.size(); ++i) {
@@ -257,7 +257,7 @@ void print_summary(size_t sentences, int64_t target_tokens, double seconds,
 
 /// --format html: the whole input as one document, translated and written at once.
 int run_html_translation(TrainedModel& trained, const model::SearchOptions& search,
-                         data::SentenceSplitter* splitter, const TranslateArgs& args) {
+                         Segmenter* splitter, const TranslateArgs& args) {
   if (search.record_attention || trained.config.translate.n_best > 1) {
     throw ConfigError("--format html: --attention and --n-best are for text only");
   }
@@ -293,8 +293,8 @@ int run_translation(const TranslateArgs& args) {
                       std::to_string(args.force_len));
   }
   search.force_len = args.force_len;
-  std::optional<data::SentenceSplitter> splitter;
-  if (trained.config.translate.split_sentences) splitter.emplace(trained.config.data.source_lang);
+  std::optional<Segmenter> splitter;
+  if (trained.config.translate.split_sentences) splitter.emplace(trained.config);
   if (args.format == "html") {
     return run_html_translation(trained, search, splitter ? &*splitter : nullptr, args);
   }

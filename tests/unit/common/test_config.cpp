@@ -340,7 +340,8 @@ const std::map<std::string, std::set<std::string>> kEveryKey = {
       "precision"}},
     {"translate",
      {"beam", "length_penalty", "n_best", "max_len_ratio", "max_len_extra", "batch_size",
-      "use_cache", "split_sentences", "threads", "device", "precision", "cuda_graphs"}},
+      "use_cache", "split_sentences", "long_sentence_tokens", "threads", "device", "precision",
+      "cuda_graphs"}},
     {"filter", {"pretrained", "random_init", "noise_fraction", "threshold", "batch_size"}},
     {"distributed", {"backend", "timeout_s"}}};
 
@@ -453,6 +454,7 @@ Config non_default_config() {
   c.translate.batch_size = 16;
   c.translate.use_cache = false;
   c.translate.split_sentences = false;
+  c.translate.long_sentence_tokens = 30;
   c.translate.threads = 2;
   c.translate.device = "cuda";
   c.translate.precision = Precision::kBf16;
@@ -546,6 +548,7 @@ TEST(Config, JsonRoundTripPreservesEveryField) {
   EXPECT_EQ(r.translate.batch_size, c.translate.batch_size);
   EXPECT_EQ(r.translate.use_cache, c.translate.use_cache);
   EXPECT_EQ(r.translate.split_sentences, c.translate.split_sentences);
+  EXPECT_EQ(r.translate.long_sentence_tokens, c.translate.long_sentence_tokens);
   EXPECT_EQ(r.translate.threads, c.translate.threads);
   EXPECT_EQ(r.translate.device, c.translate.device);
   EXPECT_EQ(r.translate.precision, c.translate.precision);

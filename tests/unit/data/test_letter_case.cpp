@@ -104,5 +104,19 @@ TEST(LetterCase, UpperCaseUsesUnicodeMappings) {
   EXPECT_EQ(upper_case("3,5 km"), "3,5 KM");
 }
 
+TEST(LetterCase, AClauseIsReadWithACapitalAndItsTranslationContinuesInLowerCase) {
+  EXPECT_EQ(capitalise_first_letter("and I left."), "And I left.");
+  EXPECT_EQ(capitalise_first_letter("\u00E9l vino."), "\u00C9l vino.");
+  for (const char* same : {"Tom left.", "\"why?\"", "", "3 km"}) {
+    EXPECT_EQ(capitalise_first_letter(same), same);
+  }
+  EXPECT_EQ(lower_case_first_letter("No puedo."), "no puedo.");
+  EXPECT_EQ(lower_case_first_letter("\u00BFD\u00F3nde est\u00E1?"), "\u00BFd\u00F3nde est\u00E1?");
+  EXPECT_EQ(lower_case_first_letter("\u00C9l vino."), "\u00E9l vino.");
+  for (const char* same : {"ONU dijo.", "y me fui.", "", "42 veces.", "\u00BF"}) {
+    EXPECT_EQ(lower_case_first_letter(same), same);
+  }
+}
+
 }  // namespace
 }  // namespace atento::data

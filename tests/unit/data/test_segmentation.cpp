@@ -163,23 +163,30 @@ TEST(SentenceSplitter, ReusedForManyTexts) {
 
 // --- pieces that fit the model's source length ----------------------------------------------
 
-// Fits when it has at most `words` words (a stand-in for the tokenizer's count).
-std::function<bool(std::string_view)> at_most_words(size_t words) {
-  return [words](std::string_view text) {
-    size_t count = 0;
-    bool in_word = false;
-    for (char c : text) {
-      const bool space = c == ' ' || c == '\t';
-      if (!space && !in_word) ++count;
-      in_word = !space;
-    }
-    return count <= words;
+size_t words_in(std::string_view text) {
+  size_t count = 0;
+  bool in_word = false;
+  for (char c : text) {
+    const bool space = c == ' ' || c == '\t';
+    if (!space && !in_word) ++count;
+    in_word = !space;
+  }
+  return count;
+}
+
+// Too long with more than `words` words (a stand-in for the tokenizer's count), long with more
+// than `long_words` (0: never).
+PieceMeasure at_most_words(size_t words, size_t long_words = 0) {
+  return [words, long_words](std::string_view text) {
+    const size_t count = words_in(text);
+    if (count > words) return PieceLength::kTooLong;
+    return long_words > 0 && count > long_words ? PieceLength::kLong : PieceLength::kShort;
   };
 }
 
-std::vector<std::string> pieces(const std::string& text, size_t words) {
+std::vector<std::string> pieces(const std::string& text, size_t words, size_t long_words = 0) {
   std::vector<std::string> out;
-  for (const Segment& s : split_to_fit(text, {0, text.size()}, at_most_words(words))) {
+  for (const Segment& s : split_to_fit(text, {0, text.size()}, at_most_words(words, long_words))) {
     out.push_back(text.substr(s.span.begin, s.span.size()) + (s.too_long ? "[cut]" : ""));
   }
   return out;
@@ -201,9 +208,33 @@ TEST(SplitToFit, WithoutClausesItSplitsBetweenWordsAndCutsOnlyASingleRun) {
   EXPECT_EQ(pieces("a b c d e f", 2), (Sentences{"a", "b c", "d", "e f"}));
   EXPECT_EQ(pieces("see https://example.org/a/very/long/path", 1),
             (Sentences{"see", "https://example.org/a/very/long/path"}));
-  auto cut = split_to_fit("xxxxxxxx", {0, 8}, [](std::string_view t) { return t.size() < 4; });
+  auto cut = split_to_fit("xxxxxxxx", {0, 8}, [](std::string_view t) {
+    return t.size() < 4 ? PieceLength::kShort : PieceLength::kTooLong;
+  });
   ASSERT_EQ(cut.size(), 1u);
   EXPECT_TRUE(cut[0].too_long);
+}
+
+TEST(SplitToFit, ALongSentenceSplitsAtClauseBoundariesOnly) {
+  // Longer than the model's sentences but within its source length: clauses, never words.
+  EXPECT_EQ(pieces("one two three, four five six, seven eight", 20, 4),
+            (Sentences{"one two three,", "four five six,", "seven eight"}));
+  EXPECT_EQ(pieces("one two three four five six", 20, 4),
+            (Sentences{"one two three four five six"}));
+  EXPECT_EQ(pieces("one two, three four five six seven", 20, 4),
+            (Sentences{"one two,", "three four five six seven"}));
+  EXPECT_EQ(pieces("one two, three", 20, 4), (Sentences{"one two, three"}));  // short: whole
+}
+
+TEST(ClauseEnding, TheMarkAPieceWasCutAfter) {
+  EXPECT_EQ(clause_ending("I came,"), 6u);
+  EXPECT_EQ(clause_ending("ratio:"), 5u);
+  EXPECT_EQ(clause_ending("one;"), 3u);
+  EXPECT_EQ(clause_ending("we came \xE2\x80\x94"), 7u);  // the space before the dash too
+  EXPECT_EQ(clause_ending("we came -"), 7u);
+  for (const char* none : {"I came.", "well-", "", "a, b", "we came \xE2\x80\x94 "}) {
+    EXPECT_EQ(clause_ending(none), std::string_view::npos) << none;
+  }
 }
 
 // Property: over random texts and limits, the pieces keep every word, in order, and each fits
@@ -219,11 +250,12 @@ TEST(SplitToFit, NoTextIsLostWhateverTheLengthOrLimit) {
     for (int i = 0; i < n; ++i)
       text += words[random() % words.size()] + (random() % 7 ? " " : "  ");
     const size_t limit = 1 + random() % 12;
-    const auto fits = at_most_words(limit);
+    const auto fits = at_most_words(limit, random() % 2 ? limit / 2 : 0);
     std::string joined, expected;
     for (const Segment& s : segment_text(splitter, text, fits)) {
       const std::string piece = text.substr(s.span.begin, s.span.size());
-      EXPECT_TRUE(fits(piece) || (s.too_long && piece.find(' ') == std::string::npos)) << piece;
+      EXPECT_TRUE(words_in(piece) <= limit || (s.too_long && piece.find(' ') == std::string::npos))
+          << piece;
       joined += piece;
     }
     for (char c : text) {

@@ -37,6 +37,11 @@ TEST(SentenceStop, OneFinalFullStopIsTakenOffAndOtherMarksStay) {
   EXPECT_EQ(without_added_stop("Sobre nosotros"), "Sobre nosotros");
   EXPECT_EQ(without_added_stop(""), "");
   EXPECT_EQ(without_added_stop("."), "");
+  // A clause read with a stop for its comma takes the comma back; the model's own mark stays.
+  EXPECT_EQ(without_added_stop("Me fui.", ","), "Me fui,");
+  EXPECT_EQ(without_added_stop("Dijo \"hola.\"", ";"), "Dijo \"hola;\"");
+  EXPECT_EQ(without_added_stop("Vinimos.", " \u2014"), "Vinimos \u2014");
+  EXPECT_EQ(without_added_stop("\u00BFVienes?", ","), "\u00BFVienes?");
 }
 
 }  // namespace

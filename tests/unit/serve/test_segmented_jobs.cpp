@@ -17,7 +17,7 @@ using test_util::small_vocabularies;
 
 TEST(SegmentedJobs, SentencesBecomeJobsAndResultsJoinRankByRank) {
   const auto vocab = small_vocabularies();
-  data::SentenceSplitter splitter("en");
+  Segmenter splitter("en", 0);
   const std::vector<TranslationJob> jobs = {{"Where is Tom?  Tom is.", 4, 2}, {"", 4, 2}};
   const SegmentedJobs segmented = segment_jobs(jobs, vocab, &splitter);
   ASSERT_EQ(segmented.pieces.size(), 2u);

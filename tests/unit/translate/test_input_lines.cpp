@@ -47,7 +47,7 @@ TEST(InputLines, EveryLineHasOneOutcome) {
 TEST(InputLines, SentencesAreTranslatedOnTheirOwnAndJoinedWithTheirSpacing) {
   const auto vocab = small_vocabularies();
   std::ostringstream warnings;
-  data::SentenceSplitter splitter("en");
+  Segmenter splitter("en", 0);
   const EncodedInput in =
       encode_input(vocab, {"Where is Tom?  Tom is.", "tom"}, "in.txt", 10, &splitter, warnings);
   EXPECT_EQ(in.lines[0].sources, (Ids{{2, 3, 4}, {4, 3}}));
@@ -60,7 +60,7 @@ TEST(InputLines, SentencesAreTranslatedOnTheirOwnAndJoinedWithTheirSpacing) {
 TEST(InputLines, APieceInCapitalsIsReadInSentenceCaseAndTranslatedInCapitals) {
   const auto vocab = small_vocabularies();
   std::ostringstream warnings;
-  data::SentenceSplitter splitter("en");
+  Segmenter splitter("en", 0);
   const EncodedInput in =
       encode_input(vocab, {"WHERE IS TOM?  Tom is NASA."}, "in.txt", 1, &splitter, warnings);
   EXPECT_EQ(in.lines[0].texts, (std::vector<std::string>{"Where is tom?", "Tom is NASA."}));
@@ -121,19 +121,51 @@ TEST(InputLines, APieceInLowerOrTitleCaseIsReadInSentenceCaseWithKnownNames) {
   EXPECT_EQ(in.lines[0].capitals, (std::vector<bool>{false}));
 }
 
-TEST(InputLines, APieceCutFromASentenceInLowerCaseKeepsItsFirstLetter) {
-  // "Tom met NASA , we met NASA ." is 13 ids; 8 fit: split after the comma.
+TEST(InputLines, AClauseCutFromItsSentenceIsReadAsASentenceAndJoinedBack) {
+  // "Tom met NASA , we met NASA ." is 13 ids; 8 fit: split after the comma. Each clause is read
+  // as the model's sentences are written (a full stop for the comma, a capital) and its
+  // translation takes the comma back and continues in lower case.
   const data::Vocabularies vocab = known_words_vocabularies(8);
   std::ostringstream warnings;
   const EncodedInput in =
       encode_input(vocab, {"tom met nasa , we met nasa ."}, "in.txt", 1, nullptr, warnings);
-  EXPECT_EQ(in.lines[0].texts, (std::vector<std::string>{"Tom met NASA ,", "we met NASA ."}));
+  EXPECT_EQ(in.lines[0].texts, (std::vector<std::string>{"Tom met NASA .", "We met NASA ."}));
+  EXPECT_EQ(in.lines[0].endings, (std::vector<std::string>{",", ""}));
+  EXPECT_EQ(in.lines[0].continues, (std::vector<bool>{false, true}));
+  EXPECT_EQ(join_translations(in.lines[0], {"Tom conoci\u00F3 la NASA.", "Conocimos la NASA."}),
+            "Tom conoci\u00F3 la NASA, conocimos la NASA.");
+  // The model's own question mark stays, without the comma.
+  EXPECT_EQ(join_translations(in.lines[0], {"\u00BFTom?", "\u00BFConocimos la NASA?"}),
+            "\u00BFTom? \u00BFconocimos la NASA?");
+}
+
+TEST(InputLines, ASentenceLongerThanTheModelsSentencesIsTranslatedClauseByClause) {
+  const data::Vocabularies vocab = known_words_vocabularies(64);
+  std::ostringstream warnings;
+  Segmenter long_at_6("en", 6), off("en", 0);
+  const std::vector<std::string> lines = {"Tom met NASA , I met Ian ; Tom met Ian .",
+                                          "Tom met NASA , Ian met Tom .", "Tom , Ian ."};
+  const EncodedInput split = encode_input(vocab, lines, "in.txt", 1, &long_at_6, warnings);
+  EXPECT_EQ(split.lines[0].texts,
+            (std::vector<std::string>{"Tom met NASA .", "I met Ian .", "Tom met Ian ."}));
+  EXPECT_EQ(split.lines[0].endings, (std::vector<std::string>{",", ";", ""}));
+  // After a comma "I" opens a clause in lower case in Spanish; a name keeps its capital.
+  EXPECT_EQ(split.lines[0].continues, (std::vector<bool>{false, true, false}));
+  EXPECT_EQ(join_translations(split.lines[0], {"Tom conoci\u00F3 la NASA.", "Conoc\u00ED a Ian.",
+                                               "Tom conoci\u00F3 a Ian."}),
+            "Tom conoci\u00F3 la NASA, conoc\u00ED a Ian; Tom conoci\u00F3 a Ian.");
+  EXPECT_EQ(split.lines[1].texts, (std::vector<std::string>{"Tom met NASA .", "Ian met Tom ."}));
+  EXPECT_EQ(split.lines[1].continues, (std::vector<bool>{false, false}));
+  EXPECT_EQ(split.lines[2].texts, (std::vector<std::string>{"Tom , Ian ."}));  // short: whole
+  const EncodedInput whole = encode_input(vocab, lines, "in.txt", 1, &off, warnings);
+  EXPECT_EQ(whole.lines[0].texts, (std::vector<std::string>{lines[0]}));
+  EXPECT_EQ(warnings.str(), "");
 }
 
 TEST(InputLines, APieceWithoutFinalPunctuationIsReadWithAStopItsTranslationLoses) {
   const auto vocab = small_vocabularies();
   std::ostringstream warnings;
-  data::SentenceSplitter splitter("en");
+  Segmenter splitter("en", 0);
   const EncodedInput in = encode_input(vocab, {"Where is Tom", "Where is Tom? Tom is"}, "in.txt", 1,
                                        &splitter, warnings);
   EXPECT_EQ(in.lines[0].texts, (std::vector<std::string>{"Where is Tom."}));
@@ -150,7 +182,7 @@ TEST(InputLines, APieceWithoutFinalPunctuationIsReadWithAStopItsTranslationLoses
 TEST(InputLines, TextWithoutLettersAndTheLinesOwnMarginsAreCopied) {
   const auto vocab = small_vocabularies();
   std::ostringstream warnings;
-  data::SentenceSplitter splitter("en");
+  Segmenter splitter("en", 0);
   const EncodedInput in =
       encode_input(vocab, {"42", "  $9.99 | 10:30", "\t1. Where is Tom? Tom is.  ***  "}, "in.txt",
                    1, &splitter, warnings);

@@ -15,7 +15,7 @@ namespace {
 /// An alignment of `source` to `target`: links[t] the source words of target word t.
 WordAlignment align(const std::string& source, const std::string& target,
                     std::vector<std::vector<size_t>> links) {
-  return {data::text_words(source), data::text_words(target), std::move(links)};
+  return {data::text_words(source), data::text_words(target), std::move(links), {}};
 }
 
 data::InlineSpan span(const std::string& text, const std::string& words, const std::string& tag,
