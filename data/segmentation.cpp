@@ -30,6 +30,13 @@ constexpr const char* kEnglishWordsEndingSentences[] = {
     "On.",  "Or.",  "To.",   "Up.",   "Act.", "Cap.", "Card.", "Hat.", "Jam.",
     "Job.", "Joe.", "Link.", "Long.", "AD.",  "DC.",  "PC."};
 
+// Titles before a name that ICU's English suppressions lack ("Dr. Smith", "St. Louis", "Gen.
+// Lee", "Sen. Warren"), and "vs.": each would end a sentence before the name. They end a
+// sentence far more rarely than they stand before a name.
+constexpr const char* kEnglishTitlesBeforeNames[] = {"Dr.",   "St.",     "Gen.", "Sen.",  "Gov.",
+                                                     "Rep.",  "Maj.",    "Adm.", "Pres.", "Hon.",
+                                                     "Mmes.", "Messrs.", "vs."};
+
 void check_icu(UErrorCode status, const std::string& language, const char* step) {
   if (U_FAILURE(status)) {
     throw std::runtime_error("no sentence segmentation rules for language '" + language + "' (" +
@@ -46,13 +53,16 @@ SentenceSplitter::SentenceSplitter(const std::string& language) : impl_(std::mak
       icu::BreakIterator::createSentenceInstance(locale, status));
   check_icu(status, language, "sentence rules");
   // The locale's sentence-break suppressions (abbreviations that end no sentence), as
-  // "@ss=standard" applies them, less the English words among them.
+  // "@ss=standard" applies them, less the English words among them, plus the titles they lack.
   std::unique_ptr<icu::FilteredBreakIteratorBuilder> suppressions(
       icu::FilteredBreakIteratorBuilder::createInstance(locale, status));
   check_icu(status, language, "suppressions");
   if (std::string(locale.getLanguage()) == "en") {
     for (const char* word : kEnglishWordsEndingSentences) {
       suppressions->unsuppressBreakAfter(icu::UnicodeString(word, -1, US_INV), status);
+    }
+    for (const char* title : kEnglishTitlesBeforeNames) {
+      suppressions->suppressBreakAfter(icu::UnicodeString(title, -1, US_INV), status);
     }
   }
   impl_->iterator.reset(suppressions->wrapIteratorWithFilter(rules.release(), status));

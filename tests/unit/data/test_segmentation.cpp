@@ -36,6 +36,14 @@ TEST(SentenceSplitter, AbbreviationsEndNoSentence) {
             (Sentences{"We walked, e.g. to the station.", "It rained."}));
   EXPECT_EQ(sentences("The U.S. economy grew. Prices rose."),
             (Sentences{"The U.S. economy grew.", "Prices rose."}));
+  // Titles that ICU's list lacks.
+  EXPECT_EQ(
+      sentences("Dr. Smith met Gen. Lee in St. Louis. Sen. Warren and Gov. Brown came."),
+      (Sentences{"Dr. Smith met Gen. Lee in St. Louis.", "Sen. Warren and Gov. Brown came."}));
+  EXPECT_EQ(sentences("DR. SMITH IS HERE. HE LEFT."),
+            (Sentences{"DR. SMITH IS HERE.", "HE LEFT."}));
+  EXPECT_EQ(sentences("It was Ali vs. Frazier. We watched."),
+            (Sentences{"It was Ali vs. Frazier.", "We watched."}));
 }
 
 TEST(SentenceSplitter, WordsAmongTheAbbreviationsEndSentences) {
