@@ -11,9 +11,12 @@ int main(int argc, char** argv) {
         ->required()
         ->check(CLI::ExistingDirectory);
     app.add_option("--input", args.input,
-                   "English text, translated line by line, sentence by sentence (default: stdin)")
-        ->check(CLI::ExistingFile);
-    app.add_option("--output", args.output, "Spanish output (default: stdout)");
+                   "English text, translated line by line, sentence by sentence (default or -: "
+                   "stdin)")
+        ->check(CLI::Validator(
+            [](std::string& path) { return path == "-" ? std::string() : CLI::ExistingFile(path); },
+            "FILE or -"));
+    app.add_option("--output", args.output, "Spanish output (default or -: stdout)");
     app.add_option("--beam", args.flags.beam, "Beam width (1 = greedy)")
         ->check(atento::integer_range(1, 256));
     app.add_option("--n-best", args.flags.n_best, "Print the N best as rank<TAB>score<TAB>text")
@@ -46,6 +49,8 @@ int main(int argc, char** argv) {
         ->check(atento::precision_name());
     app.add_option("--set", args.overrides, "Override a translate.* setting: translate.key=value");
     if (int code = atento::parse_command_line(app, argc, argv); code >= 0) return code;
+    if (args.input == "-") args.input.clear();  // "-": stdin and stdout, as Unix tools read it
+    if (args.output == "-") args.output.clear();
     return atento::run_translation(args);
   });
 }

@@ -32,6 +32,10 @@ expect_stderr "in.txt:5: invalid UTF-8" "invalid UTF-8 is reported by line"
 expect_stderr "sentences/s" "throughput is reported"
 printf 'Good morning.\nThank you.\n' | "$T" --model "$model" >"$WORK/stdout.txt" 2>/dev/null
 [ "$(wc -l <"$WORK/stdout.txt")" = 2 ] && pass "stdin to stdout" || fail "stdin/stdout"
+(cd "$WORK" && printf 'Good morning.\nThank you.\n' |
+  "$T" --model "$model" --input - --output - >"$WORK/dash.txt" 2>/dev/null)
+cmp -s "$WORK/dash.txt" "$WORK/stdout.txt" && [ ! -e "$WORK/-" ] \
+  && pass "--input - and --output - are stdin and stdout" || fail "--input -/--output -"
 [ "$(sed -n 1p "$WORK/stdout.txt")" = "$(sed -n 1p "$WORK/out.txt")" ] \
   && pass "same sentence, same translation, whatever the batch" || fail "batch-dependent output"
 
