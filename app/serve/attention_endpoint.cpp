@@ -25,9 +25,9 @@ AttentionEndpoint::AttentionEndpoint(TrainedModel& trained, const ApiLimits& lim
     : trained_(trained), limits_(limits), threads_(threads) {}
 
 void AttentionEndpoint::check_size(const TranslateRequest& request) {
-  const size_t sentences =
-      segment_jobs(translation_jobs(request), *trained_.vocab, splitter_ ? &*splitter_ : nullptr)
-          .pieces.size();
+  const size_t sentences = segment_jobs(translation_jobs(request), *trained_.vocab,
+                                        segmenter_for(segmenter_, trained_.config))
+                               .pieces.size();
   const size_t translations = sentences * static_cast<size_t>(request.alternatives + 1);
   if (translations > kMaxAttentionTranslations) {
     throw ApiError(400, "Invalid request: " + std::to_string(sentences) + " sentence(s) with " +
@@ -49,13 +49,10 @@ JsonAnswer AttentionEndpoint::answer(const std::string& body, const std::string&
     // OpenMP's thread count belongs to each thread: set it on the connection thread decoding.
     thread_local int64_t threads_set = 0;
     if (threads_set != threads_) threads_set = (set_threads(threads_), threads_);
-    if (trained_.config.translate.split_sentences && !splitter_) {
-      splitter_.emplace(trained_.config);
-    }
     check_size(request);
     const auto records =
         lines_attention(trained_, lines, search, static_cast<size_t>(request.alternatives),
-                        splitter_ ? &*splitter_ : nullptr);
+                        segmenter_for(segmenter_, trained_.config));
     return {200, records.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)};
   } catch (const ApiError& e) {
     return {e.status, error_response(e.what())};

@@ -46,14 +46,14 @@ class AttentionEndpoint {
 
  private:
   /// Throws ApiError 400 when `request` asks for more than kMaxAttentionTranslations (under
-  /// decoding_: it uses the splitter).
+  /// decoding_: it uses the segmenter).
   void check_size(const TranslateRequest& request);
 
   TrainedModel& trained_;
   const ApiLimits& limits_;
   int64_t threads_;
   std::mutex decoding_;                             ///< one request decodes at a time
-  std::optional<Segmenter> splitter_;               ///< used under decoding_
+  std::optional<Segmenter> segmenter_;              ///< used under decoding_
 };
 
 }  // namespace atento

@@ -18,14 +18,12 @@ HtmlResult translate_html_document(TrainedModel& trained, const std::string& htm
   // OpenMP's thread count belongs to each thread: set it on the connection thread that decodes.
   thread_local bool threads_set = false;
   if (!threads_set) threads_set = (set_threads(trained.config.translate.threads), true);
-  thread_local std::optional<Segmenter> splitter;
-  const bool split = trained.config.translate.split_sentences;
-  if (split && !splitter) splitter.emplace(trained.config);
+  thread_local std::optional<Segmenter> segmenter;
   auto search = search_options(trained);
   if (beam > 0) search.beam = beam;
   HtmlTranslation done;
   try {
-    done = translate_html(trained, html, search, split ? &*splitter : nullptr);
+    done = translate_html(trained, html, search, segmenter_for(segmenter, trained.config));
   } catch (const data::HtmlError& e) {
     throw ApiError(400, std::string("Invalid request: ") + e.what());
   }

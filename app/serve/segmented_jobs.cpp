@@ -6,11 +6,11 @@
 namespace atento {
 
 SegmentedJobs segment_jobs(const std::vector<TranslationJob>& jobs, const data::Vocabularies& vocab,
-                           Segmenter* splitter) {
+                           Segmenter* segmenter) {
   SegmentedJobs out;
   for (const TranslationJob& job : jobs) {
     out.first.push_back(out.pieces.size());
-    out.texts.push_back(segment_text(vocab, job.text, splitter));
+    out.texts.push_back(segment_text(vocab, job.text, segmenter));
     const SegmentedText& text = out.texts.back();
     for (const std::string& piece : text.texts) {
       TranslationJob part = job;

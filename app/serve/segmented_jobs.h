@@ -22,10 +22,10 @@ struct SegmentedJobs {
   int64_t cut = 0;                     ///< runs of text cut to the source length
 };
 
-/// Splits every job's text (valid UTF-8) into pieces, sentence by sentence when `splitter` is
+/// Splits every job's text (valid UTF-8) into pieces, sentence by sentence when `segmenter` is
 /// given; each piece a job with its job's beam and n_best.
 SegmentedJobs segment_jobs(const std::vector<TranslationJob>& jobs, const data::Vocabularies& vocab,
-                           Segmenter* splitter);
+                           Segmenter* segmenter);
 
 /// One result per job: its k-th translation joins its pieces' k-th (a piece's last when it has
 /// fewer) with its spacing; a job without pieces gets one empty translation.

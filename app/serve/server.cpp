@@ -96,12 +96,11 @@ void reply_error(httplib::Response& res, int status, const std::string& message)
 }
 
 /// The request's strings as the pieces the model translates (segmented_jobs.h), sentence by
-/// sentence unless translate.split_sentences is off; one splitter per connection thread.
+/// sentence unless translate.split_sentences is off; one segmenter per connection thread.
 SegmentedJobs request_pieces(const TranslateRequest& request, const TrainedModel& trained) {
-  thread_local std::optional<Segmenter> splitter;
-  const bool split = trained.config.translate.split_sentences;
-  if (split && !splitter) splitter.emplace(trained.config);
-  return segment_jobs(translation_jobs(request), *trained.vocab, split ? &*splitter : nullptr);
+  thread_local std::optional<Segmenter> segmenter;
+  return segment_jobs(translation_jobs(request), *trained.vocab,
+                      segmenter_for(segmenter, trained.config));
 }
 
 /// The JSON answer to `request`, translated through the batcher. Throws QueueFull.

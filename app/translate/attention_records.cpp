@@ -76,11 +76,11 @@ std::vector<nlohmann::json> attention_records(
 
 nlohmann::json lines_attention(TrainedModel& trained, const std::vector<std::string>& lines,
                                model::SearchOptions search, size_t alternatives,
-                               Segmenter* splitter) {
+                               Segmenter* segmenter) {
   search.record_attention = true;
   search.n_best = static_cast<int64_t>(alternatives) + 1;  // at most the beam: the caller's check
   std::ostringstream warnings;                             // skipped lines simply have no record
-  const EncodedInput in = encode_input(*trained.vocab, lines, "<text>", 1, splitter, warnings);
+  const EncodedInput in = encode_input(*trained.vocab, lines, "<text>", 1, segmenter, warnings);
   const auto hypotheses =
       translate_sources(trained, in.sources, search, trained.config.translate.batch_size);
   nlohmann::json records = nlohmann::json::array();

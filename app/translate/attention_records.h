@@ -33,11 +33,11 @@ std::vector<nlohmann::json> attention_records(
     const std::vector<std::vector<model::Hypothesis>>& hypotheses, size_t alternatives = 0);
 
 /// Translates `lines` as atento-translate translates the lines of a file (sentence by sentence
-/// when `splitter` is given) with `search` (its beam above `alternatives`; record_attention and
+/// when `segmenter` is given) with `search` (its beam above `alternatives`; record_attention and
 /// n_best set here) and returns the JSON array `atento-translate --attention` writes for them, with
 /// `alternatives` as attention_records() says.
 nlohmann::json lines_attention(TrainedModel& trained, const std::vector<std::string>& lines,
                                model::SearchOptions search, size_t alternatives,
-                               Segmenter* splitter);
+                               Segmenter* segmenter);
 
 }  // namespace atento

@@ -86,7 +86,7 @@ void keep_item_spacing(const std::string& block_text, BlockSource& source) {
 }
 
 BlockSource block_source(const data::TextBlock& block, const data::Vocabularies& vocab,
-                         Segmenter* splitter) {
+                         Segmenter* segmenter) {
   BlockSource source;
   source.words = data::text_words(block.text);
   if (source.words.empty()) return source;
@@ -105,7 +105,7 @@ BlockSource block_source(const data::TextBlock& block, const data::Vocabularies&
     source.text.append(block.text, word.begin, word.size());
     previous_end = word.end;
   }
-  source.segmented = segment_text(vocab, source.text, splitter);
+  source.segmented = segment_text(vocab, source.text, segmenter);
   if (!breaks.empty()) keep_item_spacing(block.text, source);
   return source;
 }
@@ -283,7 +283,7 @@ std::string translated_block(const TrainedModel& trained, const data::WordLexico
 }  // namespace
 
 HtmlTranslation translate_html(TrainedModel& trained, std::string_view html,
-                               model::SearchOptions search, Segmenter* splitter) {
+                               model::SearchOptions search, Segmenter* segmenter) {
   const data::HtmlDocument document = data::parse_html(html);
   const data::WordLexicon* lexicon = word_lexicon(trained);
   search.record_attention = true;
@@ -296,7 +296,7 @@ HtmlTranslation translate_html(TrainedModel& trained, std::string_view html,
     std::vector<BlockSource> round;
     std::vector<std::vector<int64_t>> sources;
     while (next < document.blocks.size() && (round.empty() || sources.size() < kPiecesPerRound)) {
-      round.push_back(block_source(document.blocks[next++], *trained.vocab, splitter));
+      round.push_back(block_source(document.blocks[next++], *trained.vocab, segmenter));
       const auto& pieces = round.back().segmented.sources;
       sources.insert(sources.end(), pieces.begin(), pieces.end());
       out.cut += round.back().segmented.cut;

@@ -28,12 +28,12 @@ struct HtmlTranslation {
 };
 
 /// Translates the text of `html` with `search` (its beam; one hypothesis each, attention
-/// recorded), sentence by sentence when `splitter` is given. The blocks are translated a
+/// recorded), sentence by sentence when `segmenter` is given. The blocks are translated a
 /// bounded number of pieces at a time, so memory does not grow with the document. A block
 /// without any source token is kept as it was. Throws data::HtmlError for HTML that cannot be
 /// read (invalid UTF-8, NUL, nesting deeper than 256).
 HtmlTranslation translate_html(TrainedModel& trained, std::string_view html,
-                               model::SearchOptions search, Segmenter* splitter);
+                               model::SearchOptions search, Segmenter* segmenter);
 
 /// A whole input as one document: the file at `path`, or standard input for "". Throws
 /// std::runtime_error naming it when it holds more than kMaxHtmlBytes or cannot be read.

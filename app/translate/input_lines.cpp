@@ -5,7 +5,7 @@
 namespace atento {
 
 EncodedInput encode_input(const data::Vocabularies& vocab, const std::vector<std::string>& lines,
-                          const std::string& input_name, size_t first_line, Segmenter* splitter,
+                          const std::string& input_name, size_t first_line, Segmenter* segmenter,
                           std::ostream& warnings) {
   EncodedInput in;
   in.lines.resize(lines.size());
@@ -27,7 +27,7 @@ EncodedInput encode_input(const data::Vocabularies& vocab, const std::vector<std
       warnings << "warning: " << where << "a NUL byte; its output line is left empty\n";
       continue;
     }
-    in.lines[i] = segment_text(vocab, lines[i], splitter);
+    in.lines[i] = segment_text(vocab, lines[i], segmenter);
     if (in.lines[i].sources.empty()) {
       if (in.lines[i].trail.empty()) {  // not a line of numbers, symbols, addresses…: copied
         warnings << "warning: " << where << "no source token; its output line is left empty\n";

@@ -28,10 +28,10 @@ struct EncodedInput {
 };
 
 /// Encodes `lines` (read from `input_name`, the first being line `first_line`, counted from 1)
-/// with `vocab`'s source tokenizer, sentence by sentence when `splitter` is given; warnings
+/// with `vocab`'s source tokenizer, sentence by sentence when `segmenter` is given; warnings
 /// name the input and the line number and go to `warnings`.
 EncodedInput encode_input(const data::Vocabularies& vocab, const std::vector<std::string>& lines,
-                          const std::string& input_name, size_t first_line, Segmenter* splitter,
+                          const std::string& input_name, size_t first_line, Segmenter* segmenter,
                           std::ostream& warnings);
 
 }  // namespace atento

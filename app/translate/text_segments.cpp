@@ -84,14 +84,20 @@ Segmenter::Segmenter(const std::string& language, int64_t long_sentence_tokens)
 Segmenter::Segmenter(const Config& config)
     : Segmenter(config.data.source_lang, config.translate.long_sentence_tokens) {}
 
+Segmenter* segmenter_for(std::optional<Segmenter>& held, const Config& config) {
+  if (!config.translate.split_sentences) return nullptr;
+  if (!held) held.emplace(config);
+  return &*held;
+}
+
 SegmentedText segment_text(const data::Vocabularies& vocab, std::string_view text,
                            Segmenter* segmenter) {
   // The ids of every piece that was tried, by its offset in `text`: a piece that fits is
   // encoded once.
   std::map<std::pair<size_t, size_t>, EncodedPiece> encoded;
   const bool in_lower_case = data::is_in_lower_case(text);
-  const size_t long_tokens =
-      segmenter ? static_cast<size_t>(std::max<int64_t>(segmenter->long_sentence_tokens, 0)) : 0;
+  // translate.long_sentence_tokens is checked non-negative with the configuration.
+  const size_t long_tokens = segmenter ? static_cast<size_t>(segmenter->long_sentence_tokens) : 0;
   auto measure = [&](std::string_view piece) {
     bool truncated = false;
     const size_t begin = static_cast<size_t>(piece.data() - text.data());

@@ -29,6 +29,10 @@ struct Segmenter {
   int64_t long_sentence_tokens = 0;
 };
 
+/// The segmenter that `config`'s translate.split_sentences asks for, made in `held` on first use
+/// (ICU's rules are loaded once per holder); nullptr when it is off.
+Segmenter* segmenter_for(std::optional<Segmenter>& held, const Config& config);
+
 /// A text as model sources.
 struct SegmentedText {
   std::vector<std::vector<int64_t>> sources;  ///< one per piece, in order (never empty)

@@ -91,13 +91,13 @@ std::vector<std::vector<model::Hypothesis>> translate_sources(
 std::vector<std::string> translate_texts(TrainedModel& trained,
                                          const std::vector<std::string>& texts,
                                          const model::SearchOptions& search) {
-  std::optional<Segmenter> splitter;
-  if (trained.config.translate.split_sentences) splitter.emplace(trained.config);
+  std::optional<Segmenter> held;
+  Segmenter* segmenter = segmenter_for(held, trained.config);
   std::vector<SegmentedText> segmented(texts.size());
   std::vector<std::vector<int64_t>> sources;
   for (size_t i = 0; i < texts.size(); ++i) {
     if (!data::is_valid_utf8(texts[i])) continue;
-    segmented[i] = segment_text(*trained.vocab, texts[i], splitter ? &*splitter : nullptr);
+    segmented[i] = segment_text(*trained.vocab, texts[i], segmenter);
     sources.insert(sources.end(), segmented[i].sources.begin(), segmented[i].sources.end());
   }
   const auto found =
@@ -257,7 +257,7 @@ void print_summary(size_t sentences, int64_t target_tokens, double seconds,
 
 /// --format html: the whole input as one document, translated and written at once.
 int run_html_translation(TrainedModel& trained, const model::SearchOptions& search,
-                         Segmenter* splitter, const TranslateArgs& args) {
+                         Segmenter* segmenter, const TranslateArgs& args) {
   if (search.record_attention || trained.config.translate.n_best > 1) {
     throw ConfigError("--format html: --attention and --n-best are for text only");
   }
@@ -266,7 +266,7 @@ int run_html_translation(TrainedModel& trained, const model::SearchOptions& sear
   const std::string html = read_html_input(args.input);
   HtmlTranslation done;
   try {
-    done = translate_html(trained, html, search, splitter);
+    done = translate_html(trained, html, search, segmenter);
   } catch (const data::HtmlError& e) {
     throw std::runtime_error(input_name + ": " + e.what());
   }
@@ -293,10 +293,10 @@ int run_translation(const TranslateArgs& args) {
                       std::to_string(args.force_len));
   }
   search.force_len = args.force_len;
-  std::optional<Segmenter> splitter;
-  if (trained.config.translate.split_sentences) splitter.emplace(trained.config);
+  std::optional<Segmenter> held;
+  Segmenter* segmenter = segmenter_for(held, trained.config);
   if (args.format == "html") {
-    return run_html_translation(trained, search, splitter ? &*splitter : nullptr, args);
+    return run_html_translation(trained, search, segmenter, args);
   }
   const std::string input_name = args.input.empty() ? "<stdin>" : args.input;
   const Stopwatch watch;
@@ -317,9 +317,8 @@ int run_translation(const TranslateArgs& args) {
   while (more || !pending.empty()) {
     more = more && reader.next_window(lines, static_cast<size_t>(args.window));
     if (more) {
-      PendingWindow next{encode_input(*trained.vocab, lines, input_name, line,
-                                      splitter ? &*splitter : nullptr, std::cerr),
-                         line, 0};
+      PendingWindow next{
+          encode_input(*trained.vocab, lines, input_name, line, segmenter, std::cerr), line, 0};
       next.ticket = decoder.submit(next.in);
       pending.push_back(std::move(next));
       line += lines.size();
