@@ -1,10 +1,10 @@
 #pragma once
 // A sentence typed without its final punctuation: a search box's query, a chat line, a heading,
-// a menu item or a table cell ("Where is the station", "About us"). Every Tatoeba sentence ends
-// with a mark, so a model fed one without it has never seen where such a sentence ends and runs
-// on ("I like dogs" → "Me gustan los perros me gustan los perros me"). The model reads it with a
-// full stop added, and the stop is taken off its translation again
-// (app/translate/text_segments.h).
+// a menu item or a table cell ("About us", "I like dogs"). Every Tatoeba sentence ends with a
+// mark, so a model fed one without it has never seen where such a sentence ends and runs on ("I
+// like dogs" → "Me gustan los perros me gustan los perros me"). The model reads it with a full
+// stop added (a question with a question mark: data/question_form.h), and the stop is taken off
+// its translation again (app/translate/text_segments.h).
 
 #include <string>
 #include <string_view>

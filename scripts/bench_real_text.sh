@@ -3,7 +3,8 @@
 # segmentation, against the same sentences translated one per line and joined; and the same
 # paragraphs with curly apostrophes and quotes, in capitals, in lower case and in title case, and
 # with emoji and web and e-mail addresses, as documents write them; and the sentences without
-# their final punctuation, as search boxes and chat write them; and long sentences (several joined
+# their final punctuation, as search boxes and chat write them (the questions among them also
+# scored against their references' "¿…?"); and long sentences (several joined
 # with commas and "and"), clause by clause and whole.
 #   scripts/bench_real_text.sh [MODEL_DIR [atento-eval flags...]]   (default runs/base)
 #   SENTENCES=N: only the first N unseen-source sentences (default: all of them)
@@ -46,9 +47,17 @@ eval_json verbatim "$out/verbatim.tsv" --output "$out/verbatim.es"
 # Its ceiling: each sentence's own translation with the same emoji and addresses added.
 python3 scripts/real_text_set.py --verbatim-ceiling "$out"
 eval_json verbatim_ceiling "$out/verbatim.tsv" --hyps "$out/verbatim_ceiling.es"
-eval_json unpunctuated "$out/unpunctuated.tsv" --output "$out/unpunctuated.es"
+# Scored without their final marks, as the references are: a question's translation keeps its.
+eval_json unpunctuated_typed "$out/unpunctuated.tsv" --output "$out/unpunctuated.es"
 python3 scripts/real_text_set.py --unpunctuated-ceiling "$out"
+python3 -c 'import re, sys; sys.stdout.writelines(re.sub(r"[.!?\u2026]+$", "", l.rstrip("\n")) + "\n"
+                                                 for l in open(sys.argv[1], encoding="utf-8"))' \
+  "$out/unpunctuated.es" >"$out/unpunctuated.bare.es"
+eval_json unpunctuated "$out/unpunctuated.tsv" --hyps "$out/unpunctuated.bare.es"
 eval_json unpunctuated_ceiling "$out/unpunctuated.tsv" --hyps "$out/unpunctuated_ceiling.es"
+eval_json questions "$out/questions.tsv" --output "$out/questions.es"
+python3 scripts/real_text_set.py --questions-ceiling "$out"
+eval_json questions_ceiling "$out/questions.tsv" --hyps "$out/questions_ceiling.es"
 eval_json long "$out/long.tsv" --output "$out/long.es"
 eval_json long_whole "$out/long.tsv" --set translate.long_sentence_tokens=0
 python3 scripts/real_text_set.py --long-ceiling "$model/train.tsv" "$out"
@@ -76,6 +85,8 @@ rows = [("sentences, one per line", "sentences"),
         ("their sentences' translations with the same added", "verbatim_ceiling"),
         ("sentences without final punctuation (refs too)", "unpunctuated"),
         ("the sentences' translations without theirs", "unpunctuated_ceiling"),
+        ("questions without \"?\" (references with it)", "questions"),
+        ("the same questions' translations with it", "questions_ceiling"),
         ("long sentences, clause by clause", "long"),
         ("long sentences, whole (long_sentence_tokens=0)", "long_whole"),
         ("their sentences' translations joined so", "long_ceiling")]

@@ -90,6 +90,13 @@ def unpunctuated_ceiling(out_dir):
                        for l in open(out_dir + "/sentences.es", encoding="utf-8"))
 
 
+def questions_ceiling(out_dir):
+    """OUT_DIR/questions_ceiling.es: the translations of the questions with their marks."""
+    hyps = open(out_dir + "/sentences.es", encoding="utf-8").readlines()
+    with open(out_dir + "/questions_ceiling.es", "w", encoding="utf-8") as out:
+        out.writelines(hyps[int(k)] for k in open(out_dir + "/questions.lines"))
+
+
 def verbatim_ceiling(out_dir):
     """OUT_DIR/verbatim_ceiling.es: each sentence's own translation (OUT_DIR/sentences.es) with
     what verbatim.ops added to it, joined per paragraph."""
@@ -177,11 +184,16 @@ def main():
          open(sys.argv[3] + "/title_case.tsv", "w", encoding="utf-8") as tc, \
          open(sys.argv[3] + "/verbatim.tsv", "w", encoding="utf-8") as vb, \
          open(sys.argv[3] + "/verbatim.ops", "w", encoding="utf-8") as vo, \
-         open(sys.argv[3] + "/unpunctuated.tsv", "w", encoding="utf-8") as u:
+         open(sys.argv[3] + "/unpunctuated.tsv", "w", encoding="utf-8") as u, \
+         open(sys.argv[3] + "/questions.tsv", "w", encoding="utf-8") as q, \
+         open(sys.argv[3] + "/questions.lines", "w") as ql:
         verbatim_rng = random.Random(2026)  # its own: the paragraphs stay as they were
-        for en, es in pairs:
+        for k, (en, es) in enumerate(pairs):
             s.write(en + "\t" + es + "\n")
             u.write(unpunctuated(en) + "\t" + unpunctuated(es) + "\n")
+            if en.endswith("?"):  # typed without its mark; the reference keeps Spanish's
+                q.write(unpunctuated(en) + "\t" + es + "\n")
+                ql.write("%d\n" % k)
         while i < len(pairs):
             n = rng.randint(3, 6)
             group = pairs[i:i + n]
@@ -207,5 +219,7 @@ if __name__ == "__main__":
         long_ceiling(sys.argv[2], sys.argv[3])
     elif sys.argv[1] == "--unpunctuated-ceiling":
         unpunctuated_ceiling(sys.argv[2])
+    elif sys.argv[1] == "--questions-ceiling":
+        questions_ceiling(sys.argv[2])
     else:
         main()

@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "data/letter_case.h"
+#include "data/question_form.h"
 #include "data/sentence_stop.h"
 
 namespace atento {
@@ -32,7 +33,7 @@ struct EncodedPiece {
   std::vector<int64_t> ids;
   data::KeptSpans kept;
   bool capitals = false;  ///< written in capitals (its addresses and emoji aside)
-  bool stopped = false;   ///< read with a full stop added
+  bool stopped = false;   ///< read with a full stop (or a question mark) added
   std::string ending;     ///< the clause mark it ended with, read as that stop
   bool continues = false;  ///< continues a sentence: read with a capital
 };
@@ -54,7 +55,8 @@ bool continues_sentence(std::string_view text, size_t begin, std::string_view pi
 
 /// `piece` (its text as the model reads it, with letters) read as a sentence, as the corpus'
 /// sentences are written: a clause mark at its end read as a full stop, a full stop added where
-/// it has no final punctuation, and its first letter capitalised where it continues a sentence.
+/// it has no final punctuation (a question mark where it has none and asks a question:
+/// data/question_form.h), and its first letter capitalised where it continues a sentence.
 void read_as_sentence(EncodedPiece& piece, std::string_view text, size_t begin) {
   const size_t mark = data::clause_ending(piece.text);
   if (mark != std::string_view::npos) {
@@ -62,7 +64,9 @@ void read_as_sentence(EncodedPiece& piece, std::string_view text, size_t begin) 
     piece.text.erase(mark);
   }
   piece.stopped = data::lacks_final_stop(piece.text);
-  if (piece.stopped) piece.text += '.';
+  if (piece.stopped) {
+    piece.text += piece.ending.empty() && data::reads_as_question(piece.text) ? '?' : '.';
+  }
   piece.continues = continues_sentence(text, begin, piece.text);
   if (piece.continues) piece.text = data::capitalise_first_letter(piece.text);
 }

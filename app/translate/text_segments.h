@@ -42,7 +42,9 @@ struct SegmentedText {
   /// Pieces written in capitals (data/letter_case.h): their translations are written so too.
   std::vector<bool> capitals;
   /// Pieces without final punctuation, read with a full stop added (data/sentence_stop.h):
-  /// their translations lose it again.
+  /// their translations lose it again. One that asks a question ("where is the station") is read
+  /// with a question mark (data/question_form.h): its translation keeps the "¿…?" that Spanish
+  /// needs to ask it.
   std::vector<bool> stopped;
   /// The clause mark each piece ends with where it was cut from its sentence after one (",",
   /// ";", ":", " —"; data::clause_ending), else "": read as a full stop, which its translation
@@ -75,7 +77,8 @@ struct SegmentedText {
 /// a letter (numbers, prices, dates, punctuation, symbols: "42", "$9.99", "10:30", "|") is copied
 /// as it is, and a text of none has no sources. A piece written in capitals is read in sentence
 /// case, its names and acronyms as the source tokenizer knows them; a piece without final
-/// punctuation is read with a full stop (data/sentence_stop.h). Addresses and emoji are left out of
+/// punctuation is read with a full stop (data/sentence_stop.h), or a question mark where its
+/// words ask a question (data/question_form.h). Addresses and emoji are left out of
 /// every piece (data::strip_verbatim); a piece of nothing else is copied as it is.
 SegmentedText segment_text(const data::Vocabularies& vocab, std::string_view text,
                            Segmenter* segmenter);

@@ -166,17 +166,25 @@ TEST(InputLines, APieceWithoutFinalPunctuationIsReadWithAStopItsTranslationLoses
   const auto vocab = small_vocabularies();
   std::ostringstream warnings;
   Segmenter splitter("en", 0);
-  const EncodedInput in = encode_input(vocab, {"Where is Tom", "Where is Tom? Tom is"}, "in.txt", 1,
-                                       &splitter, warnings);
-  EXPECT_EQ(in.lines[0].texts, (std::vector<std::string>{"Where is Tom."}));
-  EXPECT_EQ(in.lines[0].sources, (Ids{{2, 3, 4}}));  // the words tokenizer has no "."
-  EXPECT_EQ(join_translations(in.lines[0], {"D\u00F3nde est\u00E1 Tom."}),
-            "D\u00F3nde est\u00E1 Tom");
-  EXPECT_EQ(join_translations(in.lines[0], {"\u00BFD\u00F3nde est\u00E1 Tom?"}),
-            "\u00BFD\u00F3nde est\u00E1 Tom?");  // the model's own mark stays
+  const EncodedInput in =
+      encode_input(vocab, {"Tom is where", "Where is Tom? Tom is", "where is tom"}, "in.txt", 1,
+                   &splitter, warnings);
+  EXPECT_EQ(in.lines[0].texts, (std::vector<std::string>{"Tom is where."}));
+  EXPECT_EQ(in.lines[0].sources, (Ids{{4, 3, 2}}));  // the words tokenizer has no "."
+  EXPECT_EQ(join_translations(in.lines[0], {"Tom est\u00E1 all\u00ED."}),
+            "Tom est\u00E1 all\u00ED");
+  EXPECT_EQ(join_translations(in.lines[0], {"\u00BFTom est\u00E1 all\u00ED?"}),
+            "\u00BFTom est\u00E1 all\u00ED?");  // the model's own mark stays
   EXPECT_EQ(in.lines[1].stopped, (std::vector<bool>{false, true}));
   EXPECT_EQ(join_translations(in.lines[1], {"\u00BFD\u00F3nde est\u00E1 Tom?", "Tom est\u00E1."}),
             "\u00BFD\u00F3nde est\u00E1 Tom? Tom est\u00E1");
+  // A question typed without its mark is read with one, and its translation keeps Spanish's.
+  EXPECT_EQ(in.lines[2].texts, (std::vector<std::string>{"Where is tom?"}));
+  EXPECT_EQ(in.lines[2].stopped, (std::vector<bool>{true}));
+  EXPECT_EQ(join_translations(in.lines[2], {"\u00BFD\u00F3nde est\u00E1 Tom?"}),
+            "\u00BFD\u00F3nde est\u00E1 Tom?");
+  EXPECT_EQ(join_translations(in.lines[2], {"D\u00F3nde est\u00E1 Tom."}),
+            "D\u00F3nde est\u00E1 Tom");
 }
 
 TEST(InputLines, TextWithoutLettersAndTheLinesOwnMarginsAreCopied) {
