@@ -65,6 +65,8 @@ bool LineReader::take_line(std::string& line) {
   } else {
     line.assign(buffer_, start_, newline - start_);
     start_ = newline + 1;
+    if (!terminated_) crlf_ = !line.empty() && line.back() == '\r';
+    terminated_ = true;
   }
   if (!line.empty() && line.back() == '\r') line.pop_back();
   return true;

@@ -26,6 +26,10 @@ class LineReader {
   /// line without a newline counts. Returns false at the end of the input (no line).
   bool next_window(std::vector<std::string>& lines, size_t max);
 
+  /// How the input's lines end, for the lines written in answer: "\r\n" where the first line
+  /// read with a terminator ended in CRLF (a file written on Windows), else "\n".
+  const char* line_end() const { return crlf_ ? "\r\n" : "\n"; }
+
  private:
   /// Reads more bytes into buffer_; `wait`: block until some arrive. False when none came.
   bool fill(bool wait);
@@ -37,6 +41,8 @@ class LineReader {
   bool owned_ = false;
   bool interactive_ = false;
   bool eof_ = false;
+  bool terminated_ = false;  ///< a line with a terminator was read: crlf_ is decided
+  bool crlf_ = false;
   std::string buffer_;
   size_t start_ = 0;  ///< first unread byte of buffer_
 };

@@ -147,10 +147,11 @@ struct WindowOutput {
 };
 
 /// Every line's translations in input order (skipped lines as empty output): the best, or
-/// n_best lines rank<TAB>score<TAB>text; with `record_attention`, one record per piece.
+/// n_best lines rank<TAB>score<TAB>text, each ended by `line_end` (the input's); with
+/// `record_attention`, one record per piece.
 WindowOutput render_window(const TrainedModel& trained, const EncodedInput& in, size_t first_line,
                            const std::vector<std::vector<model::Hypothesis>>& hypotheses,
-                           bool record_attention) {
+                           bool record_attention, const std::string& line_end) {
   WindowOutput out;
   const auto n_best = static_cast<size_t>(trained.config.translate.n_best);
   for (size_t i = 0; i < in.lines.size(); ++i) {
@@ -161,11 +162,11 @@ WindowOutput render_window(const TrainedModel& trained, const EncodedInput& in, 
                                ? std::pair<std::string, double>{join_translations(line, {}), 0.0}
                                : line_translation(trained, line, hypotheses, in.first[i], r);
       if (n_best == 1) {
-        out.text += text + "\n";
+        out.text += text + line_end;
       } else {
         char rank_score[48];
         std::snprintf(rank_score, sizeof rank_score, "%zu\t%.4f\t", r + 1, score);
-        out.text += rank_score + text + "\n";
+        out.text += rank_score + text + line_end;
       }
     }
     for (size_t k = 0; k < line.sources.size(); ++k) {
@@ -326,8 +327,8 @@ int run_translation(const TranslateArgs& args) {
     if (pending.empty() || (more && pending.size() <= ahead)) continue;
     const PendingWindow& done = pending.front();
     const auto hypotheses = decoder.collect(done.ticket, done.in);
-    const WindowOutput window =
-        render_window(trained, done.in, done.first_line, hypotheses, attention.has_value());
+    const WindowOutput window = render_window(trained, done.in, done.first_line, hypotheses,
+                                              attention.has_value(), reader.line_end());
     out.write(window.text);
     for (const auto& record : window.attention) attention->write((records++ ? "," : "[") + record);
     target_tokens += window.target_tokens;

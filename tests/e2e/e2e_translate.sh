@@ -36,6 +36,10 @@ printf 'Good morning.\nThank you.\n' | "$T" --model "$model" >"$WORK/stdout.txt"
   "$T" --model "$model" --input - --output - >"$WORK/dash.txt" 2>/dev/null)
 cmp -s "$WORK/dash.txt" "$WORK/stdout.txt" && [ ! -e "$WORK/-" ] \
   && pass "--input - and --output - are stdin and stdout" || fail "--input -/--output -"
+printf 'Good morning.\r\nThank you.\r\n' | "$T" --model "$model" >"$WORK/crlf.txt" 2>/dev/null
+[ "$(tr -d '\r' <"$WORK/crlf.txt")" = "$(cat "$WORK/stdout.txt")" ] &&
+  [ "$(grep -c $'\r$' "$WORK/crlf.txt")" = 2 ] \
+  && pass "CRLF lines in, the same translations out with CRLF" || fail "CRLF: $(od -c "$WORK/crlf.txt" | head -3)"
 [ "$(sed -n 1p "$WORK/stdout.txt")" = "$(sed -n 1p "$WORK/out.txt")" ] \
   && pass "same sentence, same translation, whatever the batch" || fail "batch-dependent output"
 

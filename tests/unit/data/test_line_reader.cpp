@@ -25,12 +25,25 @@ TEST(LineReader, AFileIsReadInFullWindows) {
   Lines lines;
   ASSERT_TRUE(reader.next_window(lines, 2));
   EXPECT_EQ(lines, (Lines{"one", "two"}));
+  EXPECT_STREQ(reader.line_end(), "\r\n");  // as the first line ends
   ASSERT_TRUE(reader.next_window(lines, 2));
   EXPECT_EQ(lines, (Lines{"", "four"}));
   ASSERT_TRUE(reader.next_window(lines, 2));
   EXPECT_EQ(lines, (Lines{"five"}));
   EXPECT_FALSE(reader.next_window(lines, 2));
   EXPECT_TRUE(lines.empty());
+}
+
+TEST(LineReader, LinesEndAsTheFirstTerminatedLineDoes) {
+  test_util::TempDir dir;
+  Lines lines;
+  LineReader unix_lines(dir.write("unix.txt", "one\ntwo\r\n"));
+  ASSERT_TRUE(unix_lines.next_window(lines, 5));
+  EXPECT_STREQ(unix_lines.line_end(), "\n");
+  LineReader last_only(dir.write("last.txt", "one\r"));  // no terminator: nothing to follow
+  ASSERT_TRUE(last_only.next_window(lines, 5));
+  EXPECT_EQ(lines, (Lines{"one"}));
+  EXPECT_STREQ(last_only.line_end(), "\n");
 }
 
 TEST(LineReader, LinesLongerThanTheReadBufferComeWhole) {
