@@ -210,11 +210,20 @@ std::vector<TextSpan> verbatim_spans(std::string_view text) {
   return spans;
 }
 
-StrippedText strip_verbatim(std::string_view text) {
+StrippedText strip_verbatim(std::string_view text, const std::vector<TextSpan>& also) {
+  std::vector<TextSpan> spans = verbatim_spans(text);
+  for (const TextSpan& extra : also) {
+    const bool overlaps = std::any_of(spans.begin(), spans.end(), [&](const TextSpan& s) {
+      return extra.begin < s.end && s.begin < extra.end;
+    });
+    if (!overlaps && extra.begin < extra.end && extra.end <= text.size()) spans.push_back(extra);
+  }
+  std::sort(spans.begin(), spans.end(),
+            [](const TextSpan& a, const TextSpan& b) { return a.begin < b.begin; });
   StrippedText out;
   std::vector<size_t> stripped_at;  // where each span was left out of out.text
   size_t from = 0;
-  for (const TextSpan& span : verbatim_spans(text)) {
+  for (const TextSpan& span : spans) {
     out.kept.runs.push_back({out.text.size(), from});
     out.text.append(text, from, span.begin - from);
     KeptSpan kept;

@@ -56,8 +56,9 @@ struct StrippedText {
   KeptSpans kept;
 };
 
-/// `text` (valid UTF-8) without its verbatim_spans.
-StrippedText strip_verbatim(std::string_view text);
+/// `text` (valid UTF-8) without its verbatim_spans, and without the spans `also` (of `text`,
+/// apart: quotation marks at a piece's edges, data/quote_marks.h) where they overlap none.
+StrippedText strip_verbatim(std::string_view text, const std::vector<TextSpan>& also = {});
 
 /// True when `text` holds a letter or a digit (what a model has words for).
 bool has_words(std::string_view text);

@@ -79,6 +79,12 @@ def title_case(sentence):
                     for i, w in enumerate(words))
 
 
+def quoted(group, k, side):
+    """The group's sentences (side 0: English, 1: Spanish) with the first k in quotation marks."""
+    text = '"' + " ".join(pair[side] for pair in group[:k]) + '"'
+    return " ".join([text] + [pair[side] for pair in group[k:]])
+
+
 def unpunctuated(text):
     """`text` without the punctuation that ends it ("Why?" -> "Why", "Wait..." -> "Wait")."""
     return re.sub(r"[.!?\u2026]+$", "", text.rstrip())
@@ -186,7 +192,8 @@ def main():
          open(sys.argv[3] + "/verbatim.ops", "w", encoding="utf-8") as vo, \
          open(sys.argv[3] + "/unpunctuated.tsv", "w", encoding="utf-8") as u, \
          open(sys.argv[3] + "/questions.tsv", "w", encoding="utf-8") as q, \
-         open(sys.argv[3] + "/questions.lines", "w") as ql:
+         open(sys.argv[3] + "/questions.lines", "w") as ql, \
+         open(sys.argv[3] + "/quoted.tsv", "w", encoding="utf-8") as qt:
         verbatim_rng = random.Random(2026)  # its own: the paragraphs stay as they were
         for k, (en, es) in enumerate(pairs):
             s.write(en + "\t" + es + "\n")
@@ -207,6 +214,10 @@ def main():
             vb.write(" ".join(with_op(e, op) for (e, _), op in zip(group, ops)) + "\t" +
                      " ".join(with_op(ref, op) for (_, ref), op in zip(group, ops)) + "\n")
             vo.writelines("%s\t%s\n" % op for op in ops)
+            # A quotation of its first sentences (all but the last, or the one), as stories and
+            # news quote speech: '"S1 S2" S3', the references quoted the same way.
+            k = max(1, len(group) - 1)
+            qt.write(quoted(group, k, 0) + "\t" + quoted(group, k, 1) + "\n")
             z.write("%d\n" % len(group))
             i += n
     write_long(pairs, sys.argv[1], sys.argv[3])

@@ -7,6 +7,7 @@
 
 #include "data/letter_case.h"
 #include "data/question_form.h"
+#include "data/quote_marks.h"
 #include "data/sentence_stop.h"
 
 namespace atento {
@@ -102,10 +103,14 @@ SegmentedText segment_text(const data::Vocabularies& vocab, std::string_view tex
   const bool in_lower_case = data::is_in_lower_case(text);
   // translate.long_sentence_tokens is checked non-negative with the configuration.
   const size_t long_tokens = segmenter ? static_cast<size_t>(segmenter->long_sentence_tokens) : 0;
+  const data::QuoteMarks quotes(text);
   auto measure = [&](std::string_view piece) {
     bool truncated = false;
     const size_t begin = static_cast<size_t>(piece.data() - text.data());
-    data::StrippedText stripped = data::strip_verbatim(piece);
+    // Quotation marks at its edges are left out as addresses are (data/quote_marks.h).
+    std::vector<data::TextSpan> edges = quotes.at_edges({begin, begin + piece.size()});
+    for (data::TextSpan& edge : edges) edge = {edge.begin - begin, edge.end - begin};
+    data::StrippedText stripped = data::strip_verbatim(piece, edges);
     EncodedPiece tried;
     tried.text = model_text(vocab.src(), text, begin, stripped.text, in_lower_case);
     tried.kept = std::move(stripped.kept);

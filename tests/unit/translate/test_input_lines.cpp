@@ -203,6 +203,19 @@ TEST(InputLines, TextWithoutLettersAndTheLinesOwnMarginsAreCopied) {
   EXPECT_TRUE(warnings.str().empty()) << warnings.str();
 }
 
+TEST(InputLines, AQuotationOfSeveralSentencesKeepsItsMarksAroundTheTranslations) {
+  const auto vocab = small_vocabularies();
+  std::ostringstream warnings;
+  Segmenter splitter("en", 0);
+  const EncodedInput in = encode_input(vocab, {"\"Where is Tom? Tom is.\" \"Tom is.\""}, "in.txt",
+                                       1, &splitter, warnings);
+  // Each piece is read without the marks it does not close or open itself.
+  EXPECT_EQ(in.lines[0].texts, (std::vector<std::string>{"Where is Tom?", "Tom is.", "Tom is."}));
+  EXPECT_EQ(join_translations(in.lines[0], {"\u00BFD\u00F3nde est\u00E1 Tom?", "Tom est\u00E1.",
+                                            "Tom est\u00E1."}),
+            "\"\u00BFD\u00F3nde est\u00E1 Tom? Tom est\u00E1.\" \"Tom est\u00E1.\"");
+}
+
 TEST(InputLines, ALineOverTheByteLimitIsReportedNotTranslated) {
   const auto vocab = small_vocabularies();
   std::ostringstream warnings;
