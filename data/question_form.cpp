@@ -65,8 +65,8 @@ bool is_contracted_question(const std::string& w) {
          is_one_of(w.substr(apostrophe), {"'s", "'re", "'ll", "'d", "'ve"});
 }
 
-/// "Do", "have" and their negatives open imperatives too ("Do it", "Have a seat"): only a
-/// personal pronoun or a name after them is their subject.
+/// "Do", "don't", "have" and "may" open imperatives and wishes too ("Do it", "Don't go", "Have
+/// a seat", "May the best win"): only a personal pronoun or a name after them is their subject.
 bool takes_only_a_person(const std::string& w) {
   return is_one_of(w, {"do", "don't", "have", "may"});
 }
