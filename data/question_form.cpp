@@ -99,10 +99,7 @@ bool is_subject(const Word& word) {
 /// A verb form that may follow "what" as its subject: "happened", "changed" (not a present one:
 /// "What seems easy at first often turns out…" states).
 bool is_finite_verb_form(const std::string& w) {
-  auto ends = [&](std::string_view tail) {
-    return w.size() > tail.size() + 2 && w.compare(w.size() - tail.size(), tail.size(), tail) == 0;
-  };
-  return ends("ed");
+  return w.size() > 4 && w.compare(w.size() - 2, 2, "ed") == 0;
 }
 
 /// The words of a sentence from a position on; past its end, an empty word.
