@@ -4,8 +4,9 @@
 # paragraphs with curly apostrophes and quotes, in capitals, in lower case and in title case, and
 # with emoji and web and e-mail addresses, as documents write them; and the sentences without
 # their final punctuation, as search boxes and chat write them (the questions among them also
-# scored against their references' "¿…?"); paragraphs that quote their first sentences; and long
-# sentences (several joined with commas and "and"), clause by clause and whole.
+# scored against their references' "¿…?"); paragraphs that quote their first sentences; the
+# sentences as list items ("- ", "2. ", "> "); and long sentences (several joined with commas
+# and "and"), clause by clause and whole.
 #   scripts/bench_real_text.sh [MODEL_DIR [atento-eval flags...]]   (default runs/base)
 #   SENTENCES=N: only the first N unseen-source sentences (default: all of them)
 # The set: the test split's unseen-source pairs (English never in the model's train.tsv), in
@@ -59,6 +60,9 @@ eval_json questions "$out/questions.tsv" --output "$out/questions.es"
 python3 scripts/real_text_set.py --questions-ceiling "$out"
 eval_json questions_ceiling "$out/questions.tsv" --hyps "$out/questions_ceiling.es"
 eval_json quoted "$out/quoted.tsv" --output "$out/quoted.es"
+eval_json list "$out/list.tsv" --output "$out/list.es"
+python3 scripts/real_text_set.py --list-ceiling "$out"
+eval_json list_ceiling "$out/list.tsv" --hyps "$out/list_ceiling.es"
 eval_json long "$out/long.tsv" --output "$out/long.es"
 eval_json long_whole "$out/long.tsv" --set translate.long_sentence_tokens=0
 python3 scripts/real_text_set.py --long-ceiling "$model/train.tsv" "$out"
@@ -89,6 +93,8 @@ rows = [("sentences, one per line", "sentences"),
         ("questions without \"?\" (references with it)", "questions"),
         ("the same questions' translations with it", "questions_ceiling"),
         ("paragraphs quoting their first sentences", "quoted"),
+        ("list items (\"- \", \"2. \", \"> \"; references too)", "list"),
+        ("the sentences' translations after the marker", "list_ceiling"),
         ("long sentences, clause by clause", "long"),
         ("long sentences, whole (long_sentence_tokens=0)", "long_whole"),
         ("their sentences' translations joined so", "long_ceiling")]
@@ -108,6 +114,9 @@ differ = sum(a != b for a, b in zip(open(d + "/paragraphs.es", encoding="utf-8")
 marks = [l.split("\t")[0].count('"') for l in open(d + "/quoted.tsv", encoding="utf-8")]
 kept = sum(m == h.count('"') for m, h in zip(marks, open(d + "/quoted.es", encoding="utf-8")))
 print("quoted paragraphs: %d of %d translations keep their quotation marks" % (kept, len(marks)))
+markers = [l.rstrip("\n") for l in open(d + "/list.markers", encoding="utf-8")]
+kept = sum(h.startswith(m) for m, h in zip(markers, open(d + "/list.es", encoding="utf-8")))
+print("list items: %d of %d translations open with their marker" % (kept, len(markers)))
 print("curly - straight paragraphs: %+.2f BLEU; %d paragraphs have a curly character, %d translations differ"
       % (t - p, curly, differ))
 PY

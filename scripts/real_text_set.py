@@ -22,9 +22,14 @@ OUT_DIR/long.tsv: long sentences, as documents have them and the corpus does not
 4 consecutive sentences that end with a full stop joined into one with commas and a final "and"
 ("I missed the bus, it rained, and Tom left."), their references with commas and "y";
 OUT_DIR/long.groups: the sentences (lines of sentences.tsv, from 0) in each.
+OUT_DIR/list.tsv: the sentences, one per line, as the items of lists, e-mail quotes and
+headings ("- Call Tom.", "2. Wash the dishes", "> Where is it?"), their references with the same
+marker; OUT_DIR/list.markers: each line's marker.
 real_text_set.py --verbatim-ceiling OUT_DIR: that ceiling, from OUT_DIR/sentences.es;
 real_text_set.py --long-ceiling TRAIN.tsv OUT_DIR: OUT_DIR/long_ceiling.es, the sentences' own
 translations joined as their long sentences are;
+real_text_set.py --list-ceiling OUT_DIR: OUT_DIR/list_ceiling.es, the sentences' own
+translations with their markers;
 real_text_set.py --unpunctuated-ceiling OUT_DIR: OUT_DIR/unpunctuated_ceiling.es, the
 sentences' own translations (OUT_DIR/sentences.es) without their final punctuation.
 """
@@ -88,6 +93,25 @@ def quoted(group, k, side):
 def unpunctuated(text):
     """`text` without the punctuation that ends it ("Why?" -> "Why", "Wait..." -> "Wait")."""
     return re.sub(r"[.!?\u2026]+$", "", text.rstrip())
+
+
+LIST_MARKERS = ["- ", "* ", "\u2022 ", "%d. ", "%s) ", "> "]
+
+
+def list_marker(rng, k):
+    """A list item's marker for sentence k: a bullet, a number, a letter or e-mail quoting."""
+    marker = rng.choice(LIST_MARKERS)
+    if "%d" in marker:
+        return marker % (k % 9 + 1)
+    return marker % "abcdefgh"[k % 8] if "%s" in marker else marker
+
+
+def list_ceiling(out_dir):
+    """OUT_DIR/list_ceiling.es: each sentence's own translation after its marker."""
+    markers = [l.rstrip("\n") for l in open(out_dir + "/list.markers", encoding="utf-8")]
+    with open(out_dir + "/list_ceiling.es", "w", encoding="utf-8") as out:
+        out.writelines(m + h for m, h in zip(markers, open(out_dir + "/sentences.es",
+                                                            encoding="utf-8")))
 
 
 def unpunctuated_ceiling(out_dir):
@@ -193,14 +217,20 @@ def main():
          open(sys.argv[3] + "/unpunctuated.tsv", "w", encoding="utf-8") as u, \
          open(sys.argv[3] + "/questions.tsv", "w", encoding="utf-8") as q, \
          open(sys.argv[3] + "/questions.lines", "w") as ql, \
-         open(sys.argv[3] + "/quoted.tsv", "w", encoding="utf-8") as qt:
+         open(sys.argv[3] + "/quoted.tsv", "w", encoding="utf-8") as qt, \
+         open(sys.argv[3] + "/list.tsv", "w", encoding="utf-8") as li, \
+         open(sys.argv[3] + "/list.markers", "w", encoding="utf-8") as lm:
         verbatim_rng = random.Random(2026)  # its own: the paragraphs stay as they were
+        list_rng = random.Random(7)
         for k, (en, es) in enumerate(pairs):
             s.write(en + "\t" + es + "\n")
             u.write(unpunctuated(en) + "\t" + unpunctuated(es) + "\n")
             if en.endswith("?"):  # typed without its mark; the reference keeps Spanish's
                 q.write(unpunctuated(en) + "\t" + es + "\n")
                 ql.write("%d\n" % k)
+            marker = list_marker(list_rng, k)
+            li.write(marker + en + "\t" + marker + es + "\n")
+            lm.write(marker + "\n")
         while i < len(pairs):
             n = rng.randint(3, 6)
             group = pairs[i:i + n]
@@ -230,6 +260,8 @@ if __name__ == "__main__":
         long_ceiling(sys.argv[2], sys.argv[3])
     elif sys.argv[1] == "--unpunctuated-ceiling":
         unpunctuated_ceiling(sys.argv[2])
+    elif sys.argv[1] == "--list-ceiling":
+        list_ceiling(sys.argv[2])
     elif sys.argv[1] == "--questions-ceiling":
         questions_ceiling(sys.argv[2])
     else:

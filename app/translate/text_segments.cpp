@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "data/letter_case.h"
+#include "data/list_marker.h"
 #include "data/question_form.h"
 #include "data/quote_marks.h"
 #include "data/sentence_stop.h"
@@ -25,6 +26,20 @@ std::string model_text(const data::Tokenizer& tokenizer, std::string_view text, 
   return data::sentence_case(
       piece, [&](const std::string& word) { return tokenizer.encode(word).size(); },
       data::opens_sentence(text, begin));
+}
+
+/// What is left out of `piece` (of `text`) besides its addresses and emoji, as spans of the
+/// piece: the quotation marks at its edges whose partners it does not hold (data/quote_marks.h),
+/// and the marker of a list item ("- ", "2) ") where the piece opens a sentence with one
+/// (data/list_marker.h).
+std::vector<data::TextSpan> edge_spans(const data::QuoteMarks& quotes, std::string_view text,
+                                       std::string_view piece) {
+  const size_t begin = static_cast<size_t>(piece.data() - text.data());
+  std::vector<data::TextSpan> edges = quotes.at_edges({begin, begin + piece.size()});
+  for (data::TextSpan& edge : edges) edge = {edge.begin - begin, edge.end - begin};
+  const data::TextSpan marker = data::list_marker(piece);
+  if (marker.size() > 0 && data::opens_sentence(text, begin)) edges.push_back(marker);
+  return edges;
 }
 
 /// A piece that was tried: its text as the model reads it, its source ids (none for a piece
@@ -107,10 +122,7 @@ SegmentedText segment_text(const data::Vocabularies& vocab, std::string_view tex
   auto measure = [&](std::string_view piece) {
     bool truncated = false;
     const size_t begin = static_cast<size_t>(piece.data() - text.data());
-    // Quotation marks at its edges are left out as addresses are (data/quote_marks.h).
-    std::vector<data::TextSpan> edges = quotes.at_edges({begin, begin + piece.size()});
-    for (data::TextSpan& edge : edges) edge = {edge.begin - begin, edge.end - begin};
-    data::StrippedText stripped = data::strip_verbatim(piece, edges);
+    data::StrippedText stripped = data::strip_verbatim(piece, edge_spans(quotes, text, piece));
     EncodedPiece tried;
     tried.text = model_text(vocab.src(), text, begin, stripped.text, in_lower_case);
     tried.kept = std::move(stripped.kept);

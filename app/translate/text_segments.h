@@ -54,9 +54,9 @@ struct SegmentedText {
   /// after a comma): read with a capital, as the sentences the model learned from open; their
   /// translations open in lower case.
   std::vector<bool> continues;
-  /// Each piece's addresses and emoji (data/verbatim_spans.h), and the quotation marks at its
-  /// edges whose partners are not in it (data/quote_marks.h): left out of its text and put back
-  /// into its translation.
+  /// Each piece's addresses and emoji (data/verbatim_spans.h), the quotation marks at its
+  /// edges whose partners are not in it (data/quote_marks.h) and the list marker it opens with
+  /// (data/list_marker.h): left out of its text and put back into its translation.
   std::vector<data::KeptSpans> kept;
   std::vector<data::TextSpan> spans;          ///< each piece's bytes in the text
   /// gaps[i]: the text's bytes between piece i − 1 and piece i (gaps[0] is empty): the spacing
@@ -81,7 +81,8 @@ struct SegmentedText {
 /// punctuation is read with a full stop (data/sentence_stop.h), or a question mark where its
 /// words ask a question (data/question_form.h). Addresses and emoji are left out of
 /// every piece (data::strip_verbatim), and so are the quotation marks at its edges whose
-/// partners it does not hold (data/quote_marks.h); a piece of nothing else is copied as it is.
+/// partners it does not hold (data/quote_marks.h) and the list marker that opens a piece that
+/// opens a sentence (data/list_marker.h); a piece of nothing else is copied as it is.
 SegmentedText segment_text(const data::Vocabularies& vocab, std::string_view text,
                            Segmenter* segmenter);
 

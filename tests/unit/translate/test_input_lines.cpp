@@ -216,6 +216,21 @@ TEST(InputLines, AQuotationOfSeveralSentencesKeepsItsMarksAroundTheTranslations)
             "\"\u00BFD\u00F3nde est\u00E1 Tom? Tom est\u00E1.\" \"Tom est\u00E1.\"");
 }
 
+TEST(InputLines, AListItemIsReadWithoutItsMarkerAndKeepsIt) {
+  const auto vocab = small_vocabularies();
+  std::ostringstream warnings;
+  Segmenter splitter("en", 0);
+  const EncodedInput in = encode_input(vocab, {"- Where is Tom?", "2) Tom is where. - Tom is."},
+                                       "in.txt", 1, &splitter, warnings);
+  EXPECT_EQ(in.lines[0].texts, (std::vector<std::string>{"Where is Tom?"}));
+  EXPECT_EQ(join_translations(in.lines[0], {"\u00BFD\u00F3nde est\u00E1 Tom?"}),
+            "- \u00BFD\u00F3nde est\u00E1 Tom?");
+  // A marker opening a later sentence of the line is an item's too (a dialogue dash).
+  EXPECT_EQ(in.lines[1].texts, (std::vector<std::string>{"Tom is where.", "Tom is."}));
+  EXPECT_EQ(join_translations(in.lines[1], {"Tom est\u00E1 d\u00F3nde.", "Tom est\u00E1."}),
+            "2) Tom est\u00E1 d\u00F3nde. - Tom est\u00E1.");
+}
+
 TEST(InputLines, ALineOverTheByteLimitIsReportedNotTranslated) {
   const auto vocab = small_vocabularies();
   std::ostringstream warnings;
