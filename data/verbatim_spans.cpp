@@ -3,6 +3,7 @@
 #include <unicode/uchar.h>
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <cmath>
 
@@ -71,6 +72,33 @@ bool is_email_address(std::string_view core) {
   return domain_ok && tld.size() >= 2 && std::all_of(tld.begin(), tld.end(), is_ascii_alpha);
 }
 
+// @name (a user on a social network or chat) or #tag (a hashtag: a letter after the "#", so
+// that "#1" is a number): letters, digits and "_" after the sign.
+bool is_handle(std::string_view core) {
+  if (core.size() < 2 || (core[0] != '@' && core[0] != '#') || !is_ascii_alpha(core[1])) {
+    return false;
+  }
+  return std::all_of(core.begin() + 1, core.end(),
+                     [](char c) { return is_ascii_alnum(c) || c == '_'; });
+}
+
+// A text emoticon written alone: eyes (: ; =), a nose (- ') or none, and a mouth repeated
+// (":)", ";-)", ":((", ":D", ":P", ":/"), or one of the faces and hearts without eyes.
+bool is_emoticon(std::string_view run) {
+  static constexpr std::array<std::string_view, 12> kFaces = {
+      "<3", "</3", "xD", "XD", "^_^", "^^", "-_-", "o_O", "O_o", "T_T", ":'(", ":')"};
+  if (std::find(kFaces.begin(), kFaces.end(), run) != kFaces.end()) return true;
+  if (run.size() < 2 || std::string_view(":;=").find(run[0]) == std::string_view::npos) {
+    return false;
+  }
+  const size_t mouth = run[1] == '-' ? 2 : 1;
+  if (mouth >= run.size()) return false;
+  const char shape = run[mouth];
+  return std::string_view(")(DPpOo/|*]").find(shape) != std::string_view::npos &&
+         std::all_of(run.begin() + static_cast<std::ptrdiff_t>(mouth), run.end(),
+                     [shape](char c) { return c == shape; });
+}
+
 // The address inside the run [begin, end) of `text` without white space: the run less the
 // brackets and quotes before it and the sentence punctuation, quotes and unmatched closing
 // brackets after it. {npos, npos} when the core is no address.
@@ -89,7 +117,8 @@ TextSpan address_in(std::string_view text, size_t begin, size_t end) {
     --end;
   }
   const auto core = text.substr(begin, end - begin);
-  if (is_url_with_scheme(core) || is_www_address(core) || is_email_address(core)) {
+  if (is_url_with_scheme(core) || is_www_address(core) || is_email_address(core) ||
+      is_handle(core)) {
     return {begin, end};
   }
   return {std::string_view::npos, std::string_view::npos};
@@ -198,6 +227,10 @@ std::vector<TextSpan> verbatim_spans(std::string_view text) {
   std::vector<TextSpan> spans;
   for (const TextSpan& run : text_words(text)) {
     const size_t start = run.begin, i = run.end;
+    if (is_emoticon(text.substr(start, i - start))) {
+      spans.push_back(run);
+      continue;
+    }
     const TextSpan address = address_in(text, start, i);
     if (address.begin == std::string_view::npos) {
       add_emoji_runs(text, start, i, spans);

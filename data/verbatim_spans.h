@@ -1,8 +1,10 @@
 #pragma once
-// What a translation keeps as it is: web addresses ("https://…", "www.…"), e-mail addresses and
-// emoji. The corpus (Tatoeba sentences) has almost none of them, so a model reads them as
-// unknown pieces and invents words for them that derail the rest of the sentence
-// ("tom@example.com" → "correom", "I love this song 😀." → "…cada canción de solicuamático…").
+// What a translation keeps as it is: web addresses ("https://…", "www.…"), e-mail addresses,
+// emoji, text emoticons (":)", ";-)", "<3") and the @names and #tags of social networks. The
+// corpus (Tatoeba sentences) has almost none of them, so a model reads them as unknown pieces
+// and invents words for them that derail the rest of the sentence ("tom@example.com" →
+// "correom", "I love this song 😀." → "…cada canción de solicuamático…", "See you tomorrow ;)"
+// → "Te veo mañana el ámico de Ángego").
 // A piece is translated without them and they are put back into its translation where they
 // stood: at its start, at its end (before its final punctuation when they stood before the
 // source's), or after the word at the same share of the words (app/translate/text_segments.h).
@@ -17,12 +19,15 @@
 
 namespace atento::data {
 
-/// The web addresses, e-mail addresses and runs of emoji in `text` (valid UTF-8), in order and
-/// apart. An address is a run without white space whose core (without the brackets, quotes and
-/// sentence punctuation around it: "(see https://x.org/a)." → "https://x.org/a") holds "://"
-/// after a scheme's letters, starts with "www." and a domain, or is name@domain.tld; an emoji
-/// run is code points with Unicode's Extended_Pictographic or Regional_Indicator property (ICU)
-/// and the joiners, variation selectors and skin tones between them.
+/// The web addresses, e-mail addresses, @names, #tags, emoticons and runs of emoji in `text`
+/// (valid UTF-8), in order and apart. An address is a run without white space whose core
+/// (without the brackets, quotes and sentence punctuation around it: "(see https://x.org/a)." →
+/// "https://x.org/a") holds "://" after a scheme's letters, starts with "www." and a domain, is
+/// name@domain.tld, or is "@" or "#" before a letter and letters, digits and "_" ("@tom_92",
+/// "#travel"; "#1" is not); an emoticon is a run that is one alone (":)", ":-(", ";)", ":DD",
+/// ":P", "<3", "^_^"); an emoji run is code points with Unicode's Extended_Pictographic or
+/// Regional_Indicator property (ICU) and the joiners, variation selectors and skin tones between
+/// them.
 std::vector<TextSpan> verbatim_spans(std::string_view text);
 
 /// A span left out of the text the model reads, and where it stood.

@@ -5,8 +5,8 @@
 # with emoji and web and e-mail addresses, as documents write them; and the sentences without
 # their final punctuation, as search boxes and chat write them (the questions among them also
 # scored against their references' "¿…?"); paragraphs that quote their first sentences; the
-# sentences as list items ("- ", "2. ", "> "); and long sentences (several joined with commas
-# and "and"), clause by clause and whole.
+# sentences as chat writes them (":)", "@tom", "#travel") and as list items ("- ", "2. ", "> ");
+# and long sentences (several joined with commas and "and"), clause by clause and whole.
 #   scripts/bench_real_text.sh [MODEL_DIR [atento-eval flags...]]   (default runs/base)
 #   SENTENCES=N: only the first N unseen-source sentences (default: all of them)
 # The set: the test split's unseen-source pairs (English never in the model's train.tsv), in
@@ -60,6 +60,9 @@ eval_json questions "$out/questions.tsv" --output "$out/questions.es"
 python3 scripts/real_text_set.py --questions-ceiling "$out"
 eval_json questions_ceiling "$out/questions.tsv" --hyps "$out/questions_ceiling.es"
 eval_json quoted "$out/quoted.tsv" --output "$out/quoted.es"
+eval_json social "$out/social.tsv" --output "$out/social.es"
+python3 scripts/real_text_set.py --social-ceiling "$out"
+eval_json social_ceiling "$out/social.tsv" --hyps "$out/social_ceiling.es"
 eval_json list "$out/list.tsv" --output "$out/list.es"
 python3 scripts/real_text_set.py --list-ceiling "$out"
 eval_json list_ceiling "$out/list.tsv" --hyps "$out/list_ceiling.es"
@@ -93,6 +96,8 @@ rows = [("sentences, one per line", "sentences"),
         ("questions without \"?\" (references with it)", "questions"),
         ("the same questions' translations with it", "questions_ceiling"),
         ("paragraphs quoting their first sentences", "quoted"),
+        ("sentences with :), @names, #tags (refs too)", "social"),
+        ("the sentences' translations with the same", "social_ceiling"),
         ("list items (\"- \", \"2. \", \"> \"; references too)", "list"),
         ("the sentences' translations after the marker", "list_ceiling"),
         ("long sentences, clause by clause", "long"),

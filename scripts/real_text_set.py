@@ -24,10 +24,14 @@ OUT_DIR/long.tsv: long sentences, as documents have them and the corpus does not
 OUT_DIR/long.groups: the sentences (lines of sentences.tsv, from 0) in each.
 OUT_DIR/list.tsv: the sentences, one per line, as the items of lists, e-mail quotes and
 headings ("- Call Tom.", "2. Wash the dishes", "> Where is it?"), their references with the same
-marker; OUT_DIR/list.markers: each line's marker.
+marker; OUT_DIR/list.markers: each line's marker. OUT_DIR/social.tsv: the sentences, one per
+line, as chat and social networks write them: each with an emoticon after it (":)", "<3"), an
+@name before it or a #tag after it, its reference with the same; OUT_DIR/social.ops: what each got.
 real_text_set.py --verbatim-ceiling OUT_DIR: that ceiling, from OUT_DIR/sentences.es;
 real_text_set.py --long-ceiling TRAIN.tsv OUT_DIR: OUT_DIR/long_ceiling.es, the sentences' own
 translations joined as their long sentences are;
+real_text_set.py --social-ceiling OUT_DIR: OUT_DIR/social_ceiling.es, the sentences' own
+translations with the same added;
 real_text_set.py --list-ceiling OUT_DIR: OUT_DIR/list_ceiling.es, the sentences' own
 translations with their markers;
 real_text_set.py --unpunctuated-ceiling OUT_DIR: OUT_DIR/unpunctuated_ceiling.es, the
@@ -66,9 +70,25 @@ def verbatim_op(rng, n):
     return ("", "")
 
 
+EMOTICONS = [":)", ":-)", ";)", ":(", ":D", "<3", ":P"]
+
+
+def social_op(rng):
+    """What a sentence of the social set gets: an emoticon after it, an @name before it or a
+    #tag after it."""
+    r = rng.random()
+    if r < 0.5:
+        return ("after", rng.choice(EMOTICONS))
+    if r < 0.75:
+        return ("before", "@" + rng.choice(["tom_92", "mary", "KenS", "ana_lopez"]))
+    return ("after", "#" + rng.choice(["travel", "tbt", "MondayMotivation", "food"]))
+
+
 def with_op(sentence, op):
-    """`sentence` with `op` (verbatim_op) applied."""
+    """`sentence` with `op` (verbatim_op, social_op) applied."""
     kind, text = op
+    if kind == "before":
+        return text + " " + sentence
     if kind == "after":
         return sentence + " " + text
     if kind == "inside":
@@ -104,6 +124,14 @@ def list_marker(rng, k):
     if "%d" in marker:
         return marker % (k % 9 + 1)
     return marker % "abcdefgh"[k % 8] if "%s" in marker else marker
+
+
+def social_ceiling(out_dir):
+    """OUT_DIR/social_ceiling.es: each sentence's own translation with what social.ops added."""
+    ops = [tuple(l.rstrip("\n").split("\t")) for l in open(out_dir + "/social.ops", encoding="utf-8")]
+    with open(out_dir + "/social_ceiling.es", "w", encoding="utf-8") as out:
+        out.writelines(with_op(h.rstrip("\n"), op) + "\n"
+                       for op, h in zip(ops, open(out_dir + "/sentences.es", encoding="utf-8")))
 
 
 def list_ceiling(out_dir):
@@ -219,9 +247,11 @@ def main():
          open(sys.argv[3] + "/questions.lines", "w") as ql, \
          open(sys.argv[3] + "/quoted.tsv", "w", encoding="utf-8") as qt, \
          open(sys.argv[3] + "/list.tsv", "w", encoding="utf-8") as li, \
-         open(sys.argv[3] + "/list.markers", "w", encoding="utf-8") as lm:
+         open(sys.argv[3] + "/list.markers", "w", encoding="utf-8") as lm, \
+         open(sys.argv[3] + "/social.tsv", "w", encoding="utf-8") as so, \
+         open(sys.argv[3] + "/social.ops", "w", encoding="utf-8") as sops:
         verbatim_rng = random.Random(2026)  # its own: the paragraphs stay as they were
-        list_rng = random.Random(7)
+        list_rng, social_rng = random.Random(7), random.Random(11)
         for k, (en, es) in enumerate(pairs):
             s.write(en + "\t" + es + "\n")
             u.write(unpunctuated(en) + "\t" + unpunctuated(es) + "\n")
@@ -231,6 +261,9 @@ def main():
             marker = list_marker(list_rng, k)
             li.write(marker + en + "\t" + marker + es + "\n")
             lm.write(marker + "\n")
+            op = social_op(social_rng)
+            so.write(with_op(en, op) + "\t" + with_op(es, op) + "\n")
+            sops.write("%s\t%s\n" % op)
         while i < len(pairs):
             n = rng.randint(3, 6)
             group = pairs[i:i + n]
@@ -260,6 +293,8 @@ if __name__ == "__main__":
         long_ceiling(sys.argv[2], sys.argv[3])
     elif sys.argv[1] == "--unpunctuated-ceiling":
         unpunctuated_ceiling(sys.argv[2])
+    elif sys.argv[1] == "--social-ceiling":
+        social_ceiling(sys.argv[2])
     elif sys.argv[1] == "--list-ceiling":
         list_ceiling(sys.argv[2])
     elif sys.argv[1] == "--questions-ceiling":

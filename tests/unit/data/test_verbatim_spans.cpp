@@ -1,5 +1,5 @@
-// Verbatim spans: web and e-mail addresses and emoji found in running text, left out of what
-// the model reads, and put back into a translation where they stood.
+// Verbatim spans: web and e-mail addresses, emoji, emoticons, @names and #tags found in running
+// text, left out of what the model reads, and put back into a translation where they stood.
 
 #include <gtest/gtest.h>
 
@@ -45,6 +45,22 @@ TEST(VerbatimSpans, FindsRunsOfEmojiWithTheirJoinersAndModifiers) {
   // with its emoji variation selector
   EXPECT_EQ(found("👨‍👩‍👧 👍🏽 🇪🇸 ❤️"),
             (Texts{"👨‍👩‍👧", "👍🏽", "🇪🇸", "❤️"}));
+}
+
+TEST(VerbatimSpans, FindsEmoticonsWrittenAlone) {
+  EXPECT_EQ(found("I love this song :)"), (Texts{":)"}));
+  EXPECT_EQ(found("See you tomorrow ;-) Bye :(("), (Texts{";-)", ":(("}));
+  EXPECT_EQ(found(":D that was fun <3 ^_^"), (Texts{":D", "<3", "^_^"}));
+  // Colons and brackets in words, times, lists and addresses are no faces.
+  EXPECT_TRUE(found("Note: call me (at 3:30); ratio 1:1 or :-").empty());
+}
+
+TEST(VerbatimSpans, FindsNamesAndTagsOfSocialNetworks) {
+  EXPECT_EQ(found("@tom_92 Thanks for your help!"), (Texts{"@tom_92"}));
+  EXPECT_EQ(found("I'm going to Paris #travel."), (Texts{"#travel"}));
+  EXPECT_EQ(found("Ask (@mary), she knows #TBT"), (Texts{"(@mary)", "#TBT"}));
+  // A number, a lone sign and an address with a name before the "@" are not.
+  EXPECT_EQ(found("My #1 pick @ 5 is tom@example.com"), (Texts{"tom@example.com"}));
 }
 
 TEST(StripVerbatim, LeavesOneSpaceAndNoSpaceBeforePunctuation) {
