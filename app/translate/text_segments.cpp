@@ -10,6 +10,7 @@
 #include "data/question_form.h"
 #include "data/quote_marks.h"
 #include "data/sentence_stop.h"
+#include "data/source_numbers.h"
 
 namespace atento {
 namespace {
@@ -87,12 +88,13 @@ void read_as_sentence(EncodedPiece& piece, std::string_view text, size_t begin) 
   if (piece.continues) piece.text = data::capitalise_first_letter(piece.text);
 }
 
-/// A piece's translation as its own: the clause mark or no mark it ended with, in lower case where
-/// it continues a sentence.
+/// A piece's translation as its own: with its source's numbers (data/source_numbers.h), the
+/// clause mark or no mark it ended with, in lower case where it continues a sentence.
 std::string own_form(const SegmentedText& segmented, size_t i, const std::string& translation) {
   const std::string& ending = segmented.endings[i];
+  const std::string numbered = data::with_source_numbers(segmented.texts[i], translation);
   std::string own =
-      segmented.stopped[i] ? data::without_added_stop(translation, ending) : translation + ending;
+      segmented.stopped[i] ? data::without_added_stop(numbered, ending) : numbered + ending;
   return segmented.continues[i] ? data::lower_case_first_letter(own) : own;
 }
 
