@@ -10,6 +10,7 @@
 #include <stdexcept>
 
 #include "data/letter_case.h"
+#include "data/parenthetical.h"
 #include "data/utf8.h"
 #include "data/verbatim_spans.h"
 
@@ -216,7 +217,16 @@ std::vector<Segment> split_to_fit(std::string_view text, TextSpan span,
 std::vector<Segment> segment_text(SentenceSplitter& splitter, std::string_view text,
                                   const PieceMeasure& measure) {
   std::vector<Segment> out;
-  for (const TextSpan& sentence : splitter.split(text)) split_into(text, sentence, measure, out);
+  for (const TextSpan& sentence : splitter.split(text)) {
+    // Its asides (data/parenthetical.h) and the parts around them, each a piece of its own.
+    size_t from = sentence.begin;
+    for (const TextSpan& aside : parentheticals(text, sentence)) {
+      split_into(text, {from, aside.begin}, measure, out);
+      split_into(text, aside, measure, out);
+      from = aside.end;
+    }
+    split_into(text, {from, sentence.end}, measure, out);
+  }
   return out;
 }
 

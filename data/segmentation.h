@@ -65,7 +65,8 @@ using PieceMeasure = std::function<PieceLength(std::string_view piece)>;
 std::vector<Segment> split_to_fit(std::string_view text, TextSpan span,
                                   const PieceMeasure& measure);
 
-/// Every sentence of `text` (splitter.split), each split_to_fit: the pieces of the whole text.
+/// Every sentence of `text` (splitter.split), its asides in brackets and the parts of it around
+/// them (data/parenthetical.h) each split_to_fit: the pieces of the whole text.
 std::vector<Segment> segment_text(SentenceSplitter& splitter, std::string_view text,
                                   const PieceMeasure& measure);
 

@@ -5,8 +5,9 @@
 # with emoji and web and e-mail addresses, as documents write them; and the sentences without
 # their final punctuation, as search boxes and chat write them (the questions among them also
 # scored against their references' "¿…?"); paragraphs that quote their first sentences; the
-# sentences as chat writes them (":)", "@tom", "#travel") and as list items ("- ", "2. ", "> ");
-# and long sentences (several joined with commas and "and"), clause by clause and whole.
+# sentences as chat writes them (":)", "@tom", "#travel"), with an aside in brackets ("I bought a
+# car (it was cheap).") and as list items ("- ", "2. ", "> "); and long sentences (several joined
+# with commas and "and"), clause by clause and whole.
 #   scripts/bench_real_text.sh [MODEL_DIR [atento-eval flags...]]   (default runs/base)
 #   SENTENCES=N: only the first N unseen-source sentences (default: all of them)
 # The set: the test split's unseen-source pairs (English never in the model's train.tsv), in
@@ -63,6 +64,9 @@ eval_json quoted "$out/quoted.tsv" --output "$out/quoted.es"
 eval_json social "$out/social.tsv" --output "$out/social.es"
 python3 scripts/real_text_set.py --social-ceiling "$out"
 eval_json social_ceiling "$out/social.tsv" --hyps "$out/social_ceiling.es"
+eval_json asides "$out/asides.tsv" --output "$out/asides.es"
+python3 scripts/real_text_set.py --asides-ceiling "$model/train.tsv" "$out"
+eval_json asides_ceiling "$out/asides.tsv" --hyps "$out/asides_ceiling.es"
 eval_json list "$out/list.tsv" --output "$out/list.es"
 python3 scripts/real_text_set.py --list-ceiling "$out"
 eval_json list_ceiling "$out/list.tsv" --hyps "$out/list_ceiling.es"
@@ -98,6 +102,8 @@ rows = [("sentences, one per line", "sentences"),
         ("paragraphs quoting their first sentences", "quoted"),
         ("sentences with :), @names, #tags (refs too)", "social"),
         ("the sentences' translations with the same", "social_ceiling"),
+        ("sentences with an aside in brackets at the end", "asides"),
+        ("the two sentences' translations written so", "asides_ceiling"),
         ("list items (\"- \", \"2. \", \"> \"; references too)", "list"),
         ("the sentences' translations after the marker", "list_ceiling"),
         ("long sentences, clause by clause", "long"),

@@ -30,6 +30,10 @@ line, as chat and social networks write them: each with an emoticon after it (":
 real_text_set.py --verbatim-ceiling OUT_DIR: that ceiling, from OUT_DIR/sentences.es;
 real_text_set.py --long-ceiling TRAIN.tsv OUT_DIR: OUT_DIR/long_ceiling.es, the sentences' own
 translations joined as their long sentences are;
+OUT_DIR/asides.tsv: pairs of sentences, the second an aside in brackets at the end of the first
+("I bought a car (it was cheap)."); OUT_DIR/asides.pairs: the sentences of each.
+real_text_set.py --asides-ceiling TRAIN.tsv OUT_DIR: OUT_DIR/asides_ceiling.es, the sentences'
+own translations written so;
 real_text_set.py --social-ceiling OUT_DIR: OUT_DIR/social_ceiling.es, the sentences' own
 translations with the same added;
 real_text_set.py --list-ceiling OUT_DIR: OUT_DIR/list_ceiling.es, the sentences' own
@@ -221,6 +225,44 @@ def write_long(pairs, train_path, out_dir):
             lg.write(" ".join(map(str, group)) + "\n")
 
 
+def aside(sentence, lang, lower):
+    """`sentence` (ending with a full stop) as an aside: without its stop, in brackets, its first
+    letter in lower case where its first word is not a name."""
+    word = sentence.split()[0].strip(".,;:!?\"'\u00bf\u00a1")
+    if lower(lang, word):
+        sentence = sentence[0].lower() + sentence[1:]
+    return "(" + sentence[:-1] + ")"
+
+
+def write_asides(pairs, train_path, out_dir):
+    """OUT_DIR/asides.tsv: two consecutive sentences that end with a full stop, the second (of 2
+    to 8 words) an aside in brackets at the end of the first ("I bought a car (it was cheap)."),
+    their references the same; OUT_DIR/asides.pairs: the two sentences of each (lines of
+    sentences.tsv, from 0)."""
+    lower = casing(train_path)
+    stopped = [k for k, (en, es) in enumerate(pairs)
+               if en.endswith(".") and es.endswith(".") and not en.endswith("..")]
+    with open(out_dir + "/asides.tsv", "w", encoding="utf-8") as at, \
+         open(out_dir + "/asides.pairs", "w") as ap:
+        for a, b in zip(stopped[0::2], stopped[1::2]):
+            if not 2 <= len(pairs[b][0].split()) <= 8:
+                continue
+            at.write("%s %s.\t%s %s.\n" % (pairs[a][0][:-1], aside(pairs[b][0], 0, lower),
+                                            pairs[a][1][:-1], aside(pairs[b][1], 1, lower)))
+            ap.write("%d %d\n" % (a, b))
+
+
+def asides_ceiling(train_path, out_dir):
+    """OUT_DIR/asides_ceiling.es: the two sentences' own translations written as their aside."""
+    lower = casing(train_path)
+    hyps = [l.rstrip("\n") for l in open(out_dir + "/sentences.es", encoding="utf-8")]
+    with open(out_dir + "/asides_ceiling.es", "w", encoding="utf-8") as out:
+        for line in open(out_dir + "/asides.pairs"):
+            a, b = (hyps[int(k)] for k in line.split())
+            a, b = (h if h.endswith(".") else h + "." for h in (a, b))
+            out.write("%s %s.\n" % (a[:-1], aside(b, 1, lower) if b.split() else "()"))
+
+
 def main():
     train = {l.split("\t")[0] for l in open(sys.argv[1], encoding="utf-8")}
     seen, pairs = set(), []
@@ -284,6 +326,7 @@ def main():
             z.write("%d\n" % len(group))
             i += n
     write_long(pairs, sys.argv[1], sys.argv[3])
+    write_asides(pairs, sys.argv[1], sys.argv[3])
 
 
 if __name__ == "__main__":
@@ -293,6 +336,8 @@ if __name__ == "__main__":
         long_ceiling(sys.argv[2], sys.argv[3])
     elif sys.argv[1] == "--unpunctuated-ceiling":
         unpunctuated_ceiling(sys.argv[2])
+    elif sys.argv[1] == "--asides-ceiling":
+        asides_ceiling(sys.argv[2], sys.argv[3])
     elif sys.argv[1] == "--social-ceiling":
         social_ceiling(sys.argv[2])
     elif sys.argv[1] == "--list-ceiling":

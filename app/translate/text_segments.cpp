@@ -7,10 +7,12 @@
 
 #include "data/letter_case.h"
 #include "data/list_marker.h"
+#include "data/parenthetical.h"
 #include "data/question_form.h"
 #include "data/quote_marks.h"
 #include "data/sentence_stop.h"
 #include "data/source_numbers.h"
+#include "data/utf8.h"
 
 namespace atento {
 namespace {
@@ -29,10 +31,16 @@ std::string model_text(const data::Tokenizer& tokenizer, std::string_view text, 
       data::opens_sentence(text, begin));
 }
 
+/// True when `piece` is an aside in brackets, whole (data/parenthetical.h).
+bool is_aside(std::string_view piece) {
+  const auto asides = data::parentheticals(piece, {0, piece.size()});
+  return asides.size() == 1 && asides[0].size() == piece.size();
+}
+
 /// What is left out of `piece` (of `text`) besides its addresses and emoji, as spans of the
 /// piece: the quotation marks at its edges whose partners it does not hold (data/quote_marks.h),
-/// and the marker of a list item ("- ", "2) ") where the piece opens a sentence with one
-/// (data/list_marker.h).
+/// the marker of a list item ("- ", "2) ") where the piece opens a sentence with one
+/// (data/list_marker.h), and the brackets of a piece that is an aside (data/parenthetical.h).
 std::vector<data::TextSpan> edge_spans(const data::QuoteMarks& quotes, std::string_view text,
                                        std::string_view piece) {
   const size_t begin = static_cast<size_t>(piece.data() - text.data());
@@ -40,6 +48,10 @@ std::vector<data::TextSpan> edge_spans(const data::QuoteMarks& quotes, std::stri
   for (data::TextSpan& edge : edges) edge = {edge.begin - begin, edge.end - begin};
   const data::TextSpan marker = data::list_marker(piece);
   if (marker.size() > 0 && data::opens_sentence(text, begin)) edges.push_back(marker);
+  if (is_aside(piece)) {  // its brackets
+    edges.push_back({0, 1});
+    edges.push_back({piece.size() - 1, piece.size()});
+  }
   return edges;
 }
 
@@ -55,15 +67,25 @@ struct EncodedPiece {
   bool continues = false;  ///< continues a sentence: read with a capital
 };
 
-/// True when the piece at `begin` of `text` is a clause that continues a sentence after a clause
-/// mark on the same line, with a word in lower case or the pronoun "I" ("…, and I left", "…, I
-/// can't find it"), not with a name.
+/// True when the text before byte `end` of `text` leaves a sentence open: it ends with a clause
+/// mark, a word (before an aside in brackets, or a piece cut between words), or an aside's ")"
+/// that no sentence-ending mark stands before ("Tom (my brother) is").
+bool leaves_sentence_open(std::string_view text, size_t end) {
+  if (end == 0) return false;
+  if (data::clause_ending(text.substr(0, end)) != std::string_view::npos) return true;
+  const data::CodePoint last = data::decode_utf8_before(text, end);
+  if (!last.valid) return false;
+  if (last.value == U')') return !data::opens_sentence(text, end - 1);
+  return data::has_words(text.substr(end - last.length, last.length));
+}
+
+/// True when the piece at `begin` of `text` continues a sentence on the same line (after a
+/// clause mark, an aside or a word: leaves_sentence_open) with a word in lower case or the
+/// pronoun "I" ("…, and I left", "…, I can't find it", "(my brother)"), not with a name.
 bool continues_sentence(std::string_view text, size_t begin, std::string_view piece) {
   size_t end = begin;
   while (end > 0 && (text[end - 1] == ' ' || text[end - 1] == '\t')) --end;
-  if (data::clause_ending(text.substr(0, end)) == std::string_view::npos || piece.empty()) {
-    return false;
-  }
+  if (!leaves_sentence_open(text, end) || piece.empty()) return false;
   if (piece[0] == 'I' && (piece.size() == 1 || !data::has_letters(piece.substr(1, 1)))) {
     return true;
   }
@@ -72,9 +94,10 @@ bool continues_sentence(std::string_view text, size_t begin, std::string_view pi
 
 /// `piece` (its text as the model reads it, with letters) read as a sentence, as the corpus'
 /// sentences are written: a clause mark at its end read as a full stop, a full stop added where
-/// it has no final punctuation (a question mark where it has none and asks a question:
-/// data/question_form.h), and its first letter capitalised where it continues a sentence.
-void read_as_sentence(EncodedPiece& piece, std::string_view text, size_t begin) {
+/// it has no final punctuation (a question mark where it has none and asks a question, unless it
+/// is an aside: data/question_form.h), and its first letter capitalised where it continues a
+/// sentence.
+void read_as_sentence(EncodedPiece& piece, std::string_view text, size_t begin, bool aside) {
   const size_t mark = data::clause_ending(piece.text);
   if (mark != std::string_view::npos) {
     piece.ending = piece.text.substr(mark);
@@ -82,7 +105,7 @@ void read_as_sentence(EncodedPiece& piece, std::string_view text, size_t begin) 
   }
   piece.stopped = data::lacks_final_stop(piece.text);
   if (piece.stopped) {
-    piece.text += piece.ending.empty() && data::reads_as_question(piece.text) ? '?' : '.';
+    piece.text += piece.ending.empty() && !aside && data::reads_as_question(piece.text) ? '?' : '.';
   }
   piece.continues = continues_sentence(text, begin, piece.text);
   if (piece.continues) piece.text = data::capitalise_first_letter(piece.text);
@@ -130,7 +153,7 @@ SegmentedText segment_text(const data::Vocabularies& vocab, std::string_view tex
     tried.kept = std::move(stripped.kept);
     tried.capitals = data::is_in_capitals(stripped.text);
     if (data::has_letters(tried.text)) {
-      read_as_sentence(tried, text, begin);
+      read_as_sentence(tried, text, begin, is_aside(piece));
       tried.ids = vocab.encode_source(tried.text, &truncated);
     }
     const size_t tokens = tried.ids.size();

@@ -245,12 +245,31 @@ TEST(ClauseEnding, TheMarkAPieceWasCutAfter) {
   }
 }
 
+TEST(Segmentation, AnAsideInBracketsIsAPieceOfItsOwn) {
+  SentenceSplitter splitter("en");
+  auto segments = [&](const std::string& text) {
+    std::vector<std::string> out;
+    for (const Segment& s : segment_text(splitter, text, at_most_words(50))) {
+      out.push_back(text.substr(s.span.begin, s.span.size()));
+    }
+    return out;
+  };
+  EXPECT_EQ(
+      segments("Tom (my brother) is a doctor. I bought apples (and pears)."),
+      (Sentences{"Tom", "(my brother)", "is a doctor.", "I bought apples", "(and pears)", "."}));
+  // No aside: a list item's enumerator, a bracket in a word, brackets that do not pair.
+  EXPECT_EQ(segments("(a) Feed the dog."), (Sentences{"(a) Feed the dog."}));
+  EXPECT_EQ(segments("Bring your friend(s)."), (Sentences{"Bring your friend(s)."}));
+  EXPECT_EQ(segments("Smile :) (or not."), (Sentences{"Smile :) (or not."}));
+}
+
 // Property: over random texts and limits, the pieces keep every word, in order, and each fits
 // unless it is a single run.
 TEST(SplitToFit, NoTextIsLostWhateverTheLengthOrLimit) {
   std::mt19937 random(7);
   const std::vector<std::string> words = {
-      "a", "bb", "ccc,", "dd;", "e:", "-", "\xE2\x80\x94", "ffff", "ggggggggggggggggg", "h."};
+      "a",  "bb",  "ccc,", "dd;", "e:", "-", "\xE2\x80\x94", "ffff", "ggggggggggggggggg",
+      "h.", "(ii", "jj)",  "kk)."};  // brackets: asides, and brackets that do not pair
   SentenceSplitter splitter("en");
   for (int trial = 0; trial < 300; ++trial) {
     std::string text;

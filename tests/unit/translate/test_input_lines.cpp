@@ -231,6 +231,19 @@ TEST(InputLines, AListItemIsReadWithoutItsMarkerAndKeepsIt) {
             "2) Tom est\u00E1 d\u00F3nde. - Tom est\u00E1.");
 }
 
+TEST(InputLines, AnAsideIsReadWithoutItsBracketsAndContinuesItsSentence) {
+  const auto vocab = small_vocabularies();
+  std::ostringstream warnings;
+  Segmenter splitter("en", 0);
+  const EncodedInput in =
+      encode_input(vocab, {"Tom (where is tom) is where."}, "in.txt", 1, &splitter, warnings);
+  // The aside is no question of its own; the words after it continue the sentence.
+  EXPECT_EQ(in.lines[0].texts, (std::vector<std::string>{"Tom.", "Where is tom.", "Is where."}));
+  EXPECT_EQ(join_translations(in.lines[0],
+                              {"Tom.", "D\u00F3nde est\u00E1 Tom.", "Est\u00E1 d\u00F3nde."}),
+            "Tom (d\u00F3nde est\u00E1 Tom) est\u00E1 d\u00F3nde.");
+}
+
 TEST(InputLines, ALineOverTheByteLimitIsReportedNotTranslated) {
   const auto vocab = small_vocabularies();
   std::ostringstream warnings;
