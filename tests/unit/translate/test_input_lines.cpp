@@ -18,6 +18,15 @@ using test_util::small_vocabularies;
 
 using Ids = std::vector<std::vector<int64_t>>;
 
+/// `lines` encoded sentence by sentence (English) with the small vocabularies, as
+/// atento-translate encodes its input.
+EncodedInput encode_sentences(const std::vector<std::string>& lines) {
+  const auto vocab = small_vocabularies();
+  std::ostringstream warnings;
+  Segmenter splitter("en", 0);
+  return encode_input(vocab, lines, "in.txt", 1, &splitter, warnings);
+}
+
 TEST(InputLines, EveryLineHasOneOutcome) {
   const auto vocab = small_vocabularies();
   std::ostringstream warnings;
@@ -163,12 +172,8 @@ TEST(InputLines, ASentenceLongerThanTheModelsSentencesIsTranslatedClauseByClause
 }
 
 TEST(InputLines, APieceWithoutFinalPunctuationIsReadWithAStopItsTranslationLoses) {
-  const auto vocab = small_vocabularies();
-  std::ostringstream warnings;
-  Segmenter splitter("en", 0);
   const EncodedInput in =
-      encode_input(vocab, {"Tom is where", "Where is Tom? Tom is", "where is tom"}, "in.txt", 1,
-                   &splitter, warnings);
+      encode_sentences({"Tom is where", "Where is Tom? Tom is", "where is tom"});
   EXPECT_EQ(in.lines[0].texts, (std::vector<std::string>{"Tom is where."}));
   EXPECT_EQ(in.lines[0].sources, (Ids{{4, 3, 2}}));  // the words tokenizer has no "."
   EXPECT_EQ(join_translations(in.lines[0], {"Tom est\u00E1 all\u00ED."}),
@@ -204,11 +209,7 @@ TEST(InputLines, TextWithoutLettersAndTheLinesOwnMarginsAreCopied) {
 }
 
 TEST(InputLines, AQuotationOfSeveralSentencesKeepsItsMarksAroundTheTranslations) {
-  const auto vocab = small_vocabularies();
-  std::ostringstream warnings;
-  Segmenter splitter("en", 0);
-  const EncodedInput in = encode_input(vocab, {"\"Where is Tom? Tom is.\" \"Tom is.\""}, "in.txt",
-                                       1, &splitter, warnings);
+  const EncodedInput in = encode_sentences({"\"Where is Tom? Tom is.\" \"Tom is.\""});
   // Each piece is read without the marks it does not close or open itself.
   EXPECT_EQ(in.lines[0].texts, (std::vector<std::string>{"Where is Tom?", "Tom is.", "Tom is."}));
   EXPECT_EQ(join_translations(in.lines[0], {"\u00BFD\u00F3nde est\u00E1 Tom?", "Tom est\u00E1.",
@@ -217,11 +218,7 @@ TEST(InputLines, AQuotationOfSeveralSentencesKeepsItsMarksAroundTheTranslations)
 }
 
 TEST(InputLines, AListItemIsReadWithoutItsMarkerAndKeepsIt) {
-  const auto vocab = small_vocabularies();
-  std::ostringstream warnings;
-  Segmenter splitter("en", 0);
-  const EncodedInput in = encode_input(vocab, {"- Where is Tom?", "2) Tom is where. - Tom is."},
-                                       "in.txt", 1, &splitter, warnings);
+  const EncodedInput in = encode_sentences({"- Where is Tom?", "2) Tom is where. - Tom is."});
   EXPECT_EQ(in.lines[0].texts, (std::vector<std::string>{"Where is Tom?"}));
   EXPECT_EQ(join_translations(in.lines[0], {"\u00BFD\u00F3nde est\u00E1 Tom?"}),
             "- \u00BFD\u00F3nde est\u00E1 Tom?");
@@ -232,11 +229,7 @@ TEST(InputLines, AListItemIsReadWithoutItsMarkerAndKeepsIt) {
 }
 
 TEST(InputLines, AnAsideIsReadWithoutItsBracketsAndContinuesItsSentence) {
-  const auto vocab = small_vocabularies();
-  std::ostringstream warnings;
-  Segmenter splitter("en", 0);
-  const EncodedInput in =
-      encode_input(vocab, {"Tom (where is tom) is where."}, "in.txt", 1, &splitter, warnings);
+  const EncodedInput in = encode_sentences({"Tom (where is tom) is where."});
   // The aside is no question of its own; the words after it continue the sentence.
   EXPECT_EQ(in.lines[0].texts, (std::vector<std::string>{"Tom.", "Where is tom.", "Is where."}));
   EXPECT_EQ(join_translations(in.lines[0],
