@@ -40,15 +40,15 @@ bool is_aside(std::string_view piece) {
 /// What is left out of `piece` (of `text`) besides its addresses and emoji, as spans of the
 /// piece: the quotation marks at its edges whose partners it does not hold (data/quote_marks.h),
 /// the marker of a list item ("- ", "2) ") where the piece opens a sentence with one
-/// (data/list_marker.h), and the brackets of a piece that is an aside (data/parenthetical.h).
+/// (data/list_marker.h), and the brackets of a piece that is an `aside` (data/parenthetical.h).
 std::vector<data::TextSpan> edge_spans(const data::QuoteMarks& quotes, std::string_view text,
-                                       std::string_view piece) {
+                                       std::string_view piece, bool aside) {
   const size_t begin = static_cast<size_t>(piece.data() - text.data());
   std::vector<data::TextSpan> edges = quotes.at_edges({begin, begin + piece.size()});
   for (data::TextSpan& edge : edges) edge = {edge.begin - begin, edge.end - begin};
   const data::TextSpan marker = data::list_marker(piece);
   if (marker.size() > 0 && data::opens_sentence(text, begin)) edges.push_back(marker);
-  if (is_aside(piece)) {  // its brackets
+  if (aside) {  // its brackets
     edges.push_back({0, 1});
     edges.push_back({piece.size() - 1, piece.size()});
   }
@@ -147,13 +147,15 @@ SegmentedText segment_text(const data::Vocabularies& vocab, std::string_view tex
   auto measure = [&](std::string_view piece) {
     bool truncated = false;
     const size_t begin = static_cast<size_t>(piece.data() - text.data());
-    data::StrippedText stripped = data::strip_verbatim(piece, edge_spans(quotes, text, piece));
+    const bool aside = is_aside(piece);
+    data::StrippedText stripped =
+        data::strip_verbatim(piece, edge_spans(quotes, text, piece, aside));
     EncodedPiece tried;
     tried.text = model_text(vocab.src(), text, begin, stripped.text, in_lower_case);
     tried.kept = std::move(stripped.kept);
     tried.capitals = data::is_in_capitals(stripped.text);
     if (data::has_letters(tried.text)) {
-      read_as_sentence(tried, text, begin, is_aside(piece));
+      read_as_sentence(tried, text, begin, aside);
       tried.ids = vocab.encode_source(tried.text, &truncated);
     }
     const size_t tokens = tried.ids.size();
